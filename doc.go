@@ -1,0 +1,16 @@
+// Package evalkit is the vocabulary of evalkit, a Go test-framework extension
+// for testing LLM and agent behaviour with plain go test: the Transcript an
+// agent run produces (messages, tool calls and their results) and the
+// decoders that read real transcripts.
+//
+//	tr, err := evalkit.Load("testdata/refund_run.json") // OpenAI chat, evalkit JSON or τ-bench
+//	if err != nil {
+//		t.Fatal(err)
+//	}
+//	for _, call := range tr.ToolCalls() {
+//		fmt.Println(call.Name, string(call.Args), call.Result != nil)
+//	}
+//
+// Checks live in package assert; the fluent test API in package evaltest.
+// This package imports only the standard library.
+package evalkit

@@ -1,0 +1,346 @@
+package evalkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Role is who produced a message: the system prompt, the user, the assistant
+// (the model or agent under test), or a tool answering a call.
+type Role string
+
+// The roles a transcript holds. Decoders map OpenAI's "developer" role to
+// RoleSystem and the legacy "function" role to RoleTool.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Transcript is one conversation between a user, an assistant and its tools:
+// the single source of truth every check reads. Views such as ToolCalls,
+// LastAssistant and Turns are computed from Messages on each call and never
+// stored beside them, so editing Messages can never leave a stale copy behind.
+type Transcript struct {
+	// Messages in the order they were exchanged.
+	Messages []Message `json:"messages"`
+	// Tools are the tool definitions offered to the model, when known.
+	Tools []ToolSpec `json:"tools,omitempty"`
+	// Metadata holds facts about the run that are not messages: for a τ-bench
+	// record the task id, trial and reward; for a user's own runs anything
+	// they want reported. Values are JSON-shaped (string, float64, bool,
+	// nil, []any, map[string]any).
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// Message is one message of a transcript.
+type Message struct {
+	Role Role `json:"role"`
+	// Content is the message's text. When the source gave an array of content
+	// parts, the text parts are joined with "\n" here and the other parts
+	// (images, audio, files) are kept in Parts.
+	Content string `json:"content,omitempty"`
+	// Parts holds the non-text content parts, in order.
+	Parts []Part `json:"parts,omitempty"`
+	// Name is the tool's name on a tool message, or the participant's name
+	// when the source gave one.
+	Name string `json:"name,omitempty"`
+	// ToolCalls are the calls an assistant message made, as the model wrote
+	// them. Their Result field is always nil here: use Transcript.ToolCalls
+	// or Turn.ToolCalls to get each call linked to its result.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID is, on a tool message, the id of the call it answers
+	// (empty when the source did not give ids).
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	// IsError marks a tool message that reports a failed call, when the
+	// source format says so (Anthropic's is_error, evalkit JSON's is_error,
+	// τ-bench's "Error: " results).
+	IsError bool `json:"is_error,omitempty"`
+	// FinishReason is why the model stopped producing this message, when
+	// known ("stop", "length", "tool_calls", ...). "length" means the text or
+	// the tool-call arguments were cut off by the token limit.
+	FinishReason string `json:"finish_reason,omitempty"`
+	// Usage is the token usage and cost of producing this message, when known.
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// Part is a non-text content part of a message: an image, an audio clip, a
+// file or a part type evalkit does not know (kept with its type only).
+type Part struct {
+	// Type is "image", "audio", "file", or the source's own type name.
+	Type string `json:"type"`
+	// MIMEType is the media type when known, such as "image/png".
+	MIMEType string `json:"mime_type,omitempty"`
+	// URL is where the media lives, or a data: URL.
+	URL string `json:"url,omitempty"`
+	// Data is the base64-encoded media when it was inlined.
+	Data string `json:"data,omitempty"`
+}
+
+// Usage is the token usage and cost of one model response.
+type Usage struct {
+	InputTokens  int `json:"input_tokens,omitempty"`
+	OutputTokens int `json:"output_tokens,omitempty"`
+	// CostUSD is the price of the response in US dollars.
+	CostUSD float64 `json:"cost_usd,omitempty"`
+}
+
+// ToolSpec is a tool offered to the model.
+type ToolSpec struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Parameters is the tool's JSON Schema for its arguments, as given.
+	Parameters json.RawMessage `json:"parameters,omitempty"`
+}
+
+// ToolCall is one call the assistant made to a tool.
+type ToolCall struct {
+	// ID is the call id the model gave (may be empty, and real runs reuse ids).
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	// Args holds the arguments as the model wrote them: the bytes of a JSON
+	// object, or whatever text the model produced when it is not valid JSON
+	// (a call cut off by the token limit, say). Nil when the model sent no
+	// arguments ("", null or nothing). Use Arguments to decode them.
+	Args json.RawMessage `json:"args,omitempty"`
+	// Result is the tool's answer to this call, or nil when none arrived.
+	// It is set only on calls returned by Transcript.ToolCalls and
+	// Turn.ToolCalls.
+	Result *ToolResult `json:"-"`
+}
+
+// ToolResult is a tool's answer to a call.
+type ToolResult struct {
+	CallID string
+	// Name is the tool's name; when the tool message lacked one, the name of
+	// the call it answers.
+	Name string
+	// Content is the tool message's text, as the model saw it.
+	Content string
+	IsError bool
+}
+
+// Arguments decodes the call's arguments as a JSON object. No arguments
+// ("", null or absent) decode to an empty map. It returns an error when the
+// arguments are not valid JSON (for example cut off by the token limit) or are
+// valid JSON but not an object. Numbers decode as float64.
+func (c ToolCall) Arguments() (map[string]any, error) {
+	if len(bytes.TrimSpace(c.Args)) == 0 {
+		return map[string]any{}, nil
+	}
+	var v any
+	if err := json.Unmarshal(c.Args, &v); err != nil {
+		return nil, fmt.Errorf("arguments of %s are not valid JSON: %w", c.Name, jsonErrorText(err))
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		return v, nil
+	case nil:
+		return map[string]any{}, nil
+	default:
+		return nil, fmt.Errorf("arguments of %s are valid JSON but not an object (a %s)", c.Name, jsonKind(v))
+	}
+}
+
+// MarshalJSON writes the call in evalkit's JSON form. Arguments that are not
+// valid JSON are written as a JSON string, so the call round-trips through
+// Decode unchanged instead of failing to encode.
+func (c ToolCall) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		ID   string          `json:"id,omitempty"`
+		Name string          `json:"name"`
+		Args json.RawMessage `json:"args,omitempty"`
+	}
+	w := wire{ID: c.ID, Name: c.Name}
+	if len(bytes.TrimSpace(c.Args)) > 0 {
+		if json.Valid(c.Args) {
+			w.Args = c.Args
+		} else {
+			quoted, err := json.Marshal(string(c.Args))
+			if err != nil {
+				return nil, err
+			}
+			w.Args = quoted
+		}
+	}
+	return json.Marshal(w)
+}
+
+// ToolCalls returns every tool call of the transcript in order, each linked to
+// its result. A tool message answers the most recent call with its id that has
+// no result yet (real runs reuse ids, so "the last call with this id" would
+// hand one call another's result); when ids are empty, results answer calls in
+// order. A result whose tool message lacks a name takes the call's name.
+func (t *Transcript) ToolCalls() []ToolCall {
+	if t == nil {
+		return nil
+	}
+	return linkToolCalls(t.Messages)
+}
+
+// LastAssistant returns the last message with RoleAssistant, and false when
+// there is none.
+func (t *Transcript) LastAssistant() (Message, bool) {
+	if t == nil {
+		return Message{}, false
+	}
+	for i := len(t.Messages) - 1; i >= 0; i-- {
+		if t.Messages[i].Role == RoleAssistant {
+			return t.Messages[i], true
+		}
+	}
+	return Message{}, false
+}
+
+// AssistantText returns the text of every assistant message, in order, joined
+// with "\n"; messages without text (tool-call-only turns) are skipped.
+func (t *Transcript) AssistantText() string {
+	if t == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, m := range t.Messages {
+		if m.Role != RoleAssistant || m.Content == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(m.Content)
+	}
+	return b.String()
+}
+
+// Turn is one exchange of a transcript: a user message and every message that
+// follows it up to the next user message. Messages is a sub-slice of the
+// transcript's Messages, not a copy.
+type Turn struct {
+	// Index is the turn's position in Transcript.Turns.
+	Index int
+	// Start is the index in Transcript.Messages of the turn's first message.
+	Start    int
+	Messages []Message
+}
+
+// ToolCalls returns the turn's tool calls, each linked to its result within
+// the turn, by the same rules as Transcript.ToolCalls.
+func (u Turn) ToolCalls() []ToolCall { return linkToolCalls(u.Messages) }
+
+// Turns splits the transcript at each user message. Messages before the first
+// user message (a system prompt, an opening greeting) form a turn of their
+// own without a user message.
+func (t *Transcript) Turns() []Turn {
+	if t == nil || len(t.Messages) == 0 {
+		return nil
+	}
+	var turns []Turn
+	start := 0
+	for i, m := range t.Messages {
+		if m.Role == RoleUser && i > start {
+			turns = append(turns, Turn{Index: len(turns), Start: start, Messages: t.Messages[start:i]})
+			start = i
+		}
+	}
+	return append(turns, Turn{Index: len(turns), Start: start, Messages: t.Messages[start:]})
+}
+
+// LastTurn returns the turn holding the last assistant message, and false when
+// the transcript has no assistant message. A trailing user message (a
+// simulated user's goodbye, say) does not make an empty last turn.
+func (t *Transcript) LastTurn() (Turn, bool) {
+	turns := t.Turns()
+	for i := len(turns) - 1; i >= 0; i-- {
+		for _, m := range turns[i].Messages {
+			if m.Role == RoleAssistant {
+				return turns[i], true
+			}
+		}
+	}
+	return Turn{}, false
+}
+
+// linkToolCalls pairs tool messages with the calls they answer.
+func linkToolCalls(msgs []Message) []ToolCall {
+	var calls []ToolCall
+	for _, m := range msgs {
+		if m.Role == RoleAssistant {
+			calls = append(calls, m.ToolCalls...)
+		}
+	}
+	if len(calls) == 0 {
+		return nil
+	}
+	// Calls were copied out of the messages; attach results to the copies.
+	for i := range calls {
+		calls[i].Result = nil
+	}
+	seen := 0 // calls made so far, as the messages are walked in order
+	for _, m := range msgs {
+		switch m.Role {
+		case RoleAssistant:
+			seen += len(m.ToolCalls)
+		case RoleTool:
+			i := answeredCall(calls[:seen], m.ToolCallID)
+			if i < 0 {
+				continue
+			}
+			name := m.Name
+			if name == "" {
+				name = calls[i].Name
+			}
+			calls[i].Result = &ToolResult{CallID: m.ToolCallID, Name: name, Content: m.Content, IsError: m.IsError}
+		}
+	}
+	return calls
+}
+
+// answeredCall finds the call a tool message with the given id answers: the
+// most recent call with that id still lacking a result. A tool message without
+// an id, or whose id no call carries while some calls came without ids,
+// answers the earliest call without a result (pairing by order). It returns -1
+// when there is none.
+func answeredCall(calls []ToolCall, id string) int {
+	if id != "" {
+		for i := len(calls) - 1; i >= 0; i-- {
+			if calls[i].ID == id && calls[i].Result == nil {
+				return i
+			}
+		}
+	}
+	for i := range calls {
+		if calls[i].Result == nil && (id == "" || calls[i].ID == "") {
+			return i
+		}
+	}
+	return -1
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64, json.Number:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// jsonErrorText turns encoding/json's terse "unexpected end of JSON input"
+// into words a test reader recognizes, keeping other errors as they are.
+func jsonErrorText(err error) error {
+	if err != nil && strings.HasSuffix(err.Error(), "unexpected end of JSON input") {
+		return fmt.Errorf("unexpected end of input (cut off?)")
+	}
+	return err
+}
