@@ -1,7 +1,16 @@
 module github.com/evalkit-go/evalkit
 
-go 1.25
+go 1.25.0
 
-require github.com/stretchr/testify v1.12.1
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/jmespath-community/go-jmespath v1.1.1
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/stretchr/testify v1.12.1
+	golang.org/x/text v0.41.0
+)
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/exp v0.0.0-20230314191032-db074128a8ec // indirect
+)

@@ -1,0 +1,147 @@
+package assert
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/evalkit-go/evalkit"
+)
+
+// Check is one named check. Check computes a Result on the transcript; it
+// never fails a test. It returns an error when it cannot be evaluated (bad or
+// missing parameters, an invalid pattern or schema, no assistant output where
+// one is needed): an error is never a pass and never a failure charged to the
+// output under test.
+type Check interface {
+	Check(ctx context.Context, tr *evalkit.Transcript) (Result, error)
+}
+
+// CheckFunc adapts a function to a Check.
+type CheckFunc func(ctx context.Context, tr *evalkit.Transcript) (Result, error)
+
+// Check calls f.
+func (f CheckFunc) Check(ctx context.Context, tr *evalkit.Transcript) (Result, error) {
+	return f(ctx, tr)
+}
+
+// Result is a check's verdict on the output under test.
+type Result struct {
+	// Passed reports whether the output meets the check.
+	Passed bool
+	// Score in [0,1] measures how much of the check was met (for example
+	// the fraction of patterns found); 1 when passed by an all-or-nothing check.
+	Score float64
+	// Summary says in one line what failed, or what was found when passed.
+	Summary string
+	// Details are labelled lines that support the summary, in order, such
+	// as {"called", "get_order_details ×1, get_user_details ×2"}.
+	Details []Detail
+	// Diff is a go-cmp diff (-want +got) when structured values differ.
+	Diff string
+}
+
+// Detail is one labelled line of a Result: Label is a fixed lower-case word
+// or two ("called", "got", "want", "hint"), Text the value, kept short.
+type Detail struct {
+	Label string
+	Text  string
+}
+
+// Scope says which part of a transcript a check reads.
+type Scope int
+
+const (
+	// DefaultScope (the zero value) lets each check use its own default,
+	// documented on the check.
+	DefaultScope Scope = iota
+	// Turn reads the last turn: the last assistant message for text and
+	// JSON checks, the calls made since the last user message for tool checks.
+	Turn
+	// Session reads the whole transcript: every assistant message and every
+	// tool call.
+	Session
+)
+
+// String returns "turn", "session" or "default".
+func (s Scope) String() string {
+	switch s {
+	case Turn:
+		return "turn"
+	case Session:
+		return "session"
+	case DefaultScope:
+		return "default"
+	}
+	return fmt.Sprintf("Scope(%d)", int(s))
+}
+
+func (s Scope) or(def Scope) Scope {
+	if s == DefaultScope {
+		return def
+	}
+	return s
+}
+
+// ErrNoOutput is returned (wrapped) by checks that read assistant output
+// when the transcript has no assistant message in the scope: a missing answer
+// neither passes nor fails a check, it makes the check impossible to evaluate.
+var ErrNoOutput = errors.New("no assistant output")
+
+// ErrUnknownCheck is returned (wrapped) for a check type name the registry
+// does not know.
+var ErrUnknownCheck = errors.New("unknown check type")
+
+// ParamError reports a bad or missing parameter of a check.
+type ParamError struct {
+	// Check is the check type name, such as "contains".
+	Check string
+	// Param is the parameter's name, such as "patterns".
+	Param string
+	// Msg says what was wrong and what is wanted.
+	Msg string
+}
+
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("%s: param %q: %s", e.Check, e.Param, e.Msg)
+}
+
+func paramErr(check, param, format string, args ...any) error {
+	return &ParamError{Check: check, Param: param, Msg: fmt.Sprintf(format, args...)}
+}
+
+// pass and fail build Results; score is clamped to [0,1].
+func pass(score float64, summary string, details ...Detail) Result {
+	return Result{Passed: true, Score: clamp01(score), Summary: summary, Details: details}
+}
+
+func fail(score float64, summary string, details ...Detail) Result {
+	return Result{Passed: false, Score: clamp01(score), Summary: summary, Details: details}
+}
+
+func clamp01(f float64) float64 {
+	switch {
+	case f != f || f < 0: // NaN or negative
+		return 0
+	case f > 1:
+		return 1
+	}
+	return f
+}
+
+func ratio(n, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
+}
+
+// quoteList renders strings as a comma-separated list of Go-quoted values.
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,175 @@
+package assert
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/evalkit-go/evalkit"
+)
+
+// Registry maps check type names to checks built from declarative
+// parameters, as a case file or PromptKit pack names them:
+//
+//	c, err := assert.NewRegistry().Build("contains", map[string]any{"patterns": []any{"refund"}})
+//
+// It holds PromptKit's type names and aliases (content_includes,
+// content_matches, valid_json, tool_called, the _session variants, ...). A
+// Registry is safe for concurrent use. Nothing registers itself: a new
+// Registry starts with the built-in checks, and users add their own with
+// Register.
+type Registry struct {
+	mu      sync.RWMutex
+	entries map[string]entry
+}
+
+type entry struct {
+	build  func(*params) (Check, error)
+	target string // the canonical name, for aliases and error messages
+	scope  Scope  // a scope fixed by a "_session" alias
+}
+
+// NewRegistry returns a registry holding every built-in check and alias.
+func NewRegistry() *Registry {
+	r := &Registry{entries: map[string]entry{}}
+	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks()} {
+		for name, build := range table {
+			r.entries[name] = entry{build: build, target: name}
+		}
+	}
+	for alias, target := range map[string]string{
+		"content_includes":     "contains",
+		"content_includes_any": "contains_any",
+		"content_matches":      "regex",
+		"content_not_includes": "content_excludes",
+		"banned_words":         "content_excludes",
+		"is_valid_json":        "json_valid",
+		"valid_json":           "json_valid",
+		"required_fields":      "field_presence",
+		"length":               "max_length",
+		"tool_called":          "tools_called",
+	} {
+		r.entries[alias] = entry{build: r.entries[target].build, target: target}
+	}
+	for _, target := range []string{"tools_called", "tools_not_called", "tool_args"} {
+		r.entries[target+"_session"] = entry{build: r.entries[target].build, target: target, scope: Session}
+	}
+	return r
+}
+
+// Register adds a check type. build receives the parameters as given and
+// returns the check or an error naming the parameter at fault (a
+// *ParamError is best). Registering a name that exists is an error.
+func (r *Registry) Register(name string, build func(params map[string]any) (Check, error)) error {
+	if name == "" || build == nil {
+		return fmt.Errorf("assert: Register needs a name and a build function")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.entries[name]; dup {
+		return fmt.Errorf("assert: check type %q is already registered", name)
+	}
+	r.entries[name] = entry{target: name, build: func(p *params) (Check, error) {
+		for k := range p.m {
+			p.known[k] = true // the user's build function judges its own parameters
+		}
+		return build(p.m)
+	}}
+	return nil
+}
+
+// Names returns every registered type name and alias, sorted.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	names := make([]string, 0, len(r.entries))
+	for n := range r.entries {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Build returns the check named checkType configured by params. An unknown
+// type wraps ErrUnknownCheck (with the nearest known name); a bad, missing or
+// unknown parameter is a *ParamError naming it. Build validates everything
+// that can be known before seeing a transcript, so a case file fails when it
+// is loaded rather than case by case.
+func (r *Registry) Build(checkType string, params map[string]any) (Check, error) {
+	r.mu.RLock()
+	e, ok := r.entries[checkType]
+	r.mu.RUnlock()
+	if !ok {
+		return nil, r.unknown(checkType)
+	}
+	p := newParams(checkType, params)
+	p.forced = e.scope
+	c, err := e.build(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.finish(); err != nil {
+		return nil, err
+	}
+	if v, ok := c.(interface{ validate() error }); ok {
+		if err := v.validate(); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Eval builds the check and runs it on tr.
+func (r *Registry) Eval(ctx context.Context, checkType string, tr *evalkit.Transcript, params map[string]any) (Result, error) {
+	c, err := r.Build(checkType, params)
+	if err != nil {
+		return Result{}, err
+	}
+	return c.Check(ctx, tr)
+}
+
+var defaultRegistry = sync.OnceValue(NewRegistry)
+
+// Eval runs the built-in check named checkType, configured by params, on tr.
+// The error reports a check that could not be evaluated: an unknown type
+// (ErrUnknownCheck), a bad parameter (*ParamError), no assistant output where
+// one is needed (ErrNoOutput), an invalid pattern, schema or query.
+func Eval(ctx context.Context, checkType string, tr *evalkit.Transcript, params map[string]any) (Result, error) {
+	return defaultRegistry().Eval(ctx, checkType, tr, params)
+}
+
+func (r *Registry) unknown(name string) error {
+	best, bestDist := "", 4 // suggest only close names
+	for _, n := range r.Names() {
+		if d := editDistance(name, n); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	if best != "" {
+		return fmt.Errorf("%w %q (did you mean %q?)", ErrUnknownCheck, name, best)
+	}
+	return fmt.Errorf("%w %q (known: %s)", ErrUnknownCheck, name, strings.Join(r.Names(), ", "))
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,499 @@
+package assert
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
+)
+
+func textChecks() map[string]func(*params) (Check, error) {
+	return map[string]func(*params) (Check, error){
+		"contains":         buildContains,
+		"contains_any":     buildContainsAny,
+		"content_excludes": buildContentExcludes,
+		"regex":            buildRegex,
+		"min_length":       buildMinLength,
+		"max_length":       buildMaxLength,
+	}
+}
+
+// Contains passes when the output contains every one of Patterns. Matching is
+// case-insensitive with full Unicode case folding ("STRASSE" contains
+// "straße") unless CaseSensitive is set; CRLF line endings read as LF.
+// Score is the fraction of patterns found. With Turn scope (the default) it
+// reads the last assistant message; with Session scope each pattern may
+// appear in any assistant message.
+//
+// Registry type "contains" (alias "content_includes"), params: patterns,
+// case_sensitive, scope. As PromptKit's contains.
+type Contains struct {
+	Patterns      []string
+	CaseSensitive bool
+	Scope         Scope
+}
+
+func buildContains(p *params) (Check, error) {
+	var c Contains
+	var err error
+	if c.Patterns, _, err = p.strs(true, "patterns"); err != nil {
+		return nil, err
+	}
+	if c.CaseSensitive, _, err = p.boolean("case_sensitive"); err != nil {
+		return nil, err
+	}
+	c.Scope, err = p.scope()
+	return c, err
+}
+
+func (c Contains) validate() error { return needles("contains", c.Patterns) }
+
+// Check implements Check.
+func (c Contains) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	outs, err := outputs("contains", tr, c.Scope.or(Turn))
+	if err != nil {
+		return Result{}, err
+	}
+	m := newMatcher(c.Patterns, c.CaseSensitive)
+	found := make([]bool, len(c.Patterns))
+	for _, o := range outs {
+		hay := m.prepare(o.text)
+		for i := range c.Patterns {
+			if !found[i] && m.index(hay, i) >= 0 {
+				found[i] = true
+			}
+		}
+	}
+	var missing []string
+	for i, ok := range found {
+		if !ok {
+			missing = append(missing, c.Patterns[i])
+		}
+	}
+	score := ratio(len(c.Patterns)-len(missing), len(c.Patterns))
+	if len(missing) == 0 {
+		return pass(score, fmt.Sprintf("found all %d patterns", len(c.Patterns))), nil
+	}
+	return fail(score, "missing "+quoteList(missing), searched(outs)...), nil
+}
+
+// ContainsAny passes when some assistant message contains at least one of
+// Patterns, matched as Contains matches. With Session scope (the default, as
+// PromptKit's contains_any) it reads every assistant message; with Turn scope
+// the last one. Score is 1 or 0.
+//
+// Registry type "contains_any" (alias "content_includes_any"), params:
+// patterns, case_sensitive, scope.
+type ContainsAny struct {
+	Patterns      []string
+	CaseSensitive bool
+	Scope         Scope
+}
+
+func buildContainsAny(p *params) (Check, error) {
+	c, err := buildContains(p)
+	if err != nil {
+		return nil, err
+	}
+	return ContainsAny(c.(Contains)), nil
+}
+
+func (c ContainsAny) validate() error { return needles("contains_any", c.Patterns) }
+
+// Check implements Check.
+func (c ContainsAny) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	outs, err := outputs("contains_any", tr, c.Scope.or(Session))
+	if err != nil {
+		return Result{}, err
+	}
+	m := newMatcher(c.Patterns, c.CaseSensitive)
+	for _, o := range outs {
+		hay := m.prepare(o.text)
+		for i, pat := range c.Patterns {
+			if m.index(hay, i) >= 0 {
+				return pass(1, fmt.Sprintf("found %q in %s", pat, o.label())), nil
+			}
+		}
+	}
+	return fail(0, "none of "+quoteList(c.Patterns)+" found", searched(outs)...), nil
+}
+
+// ContentExcludes passes when no assistant message contains any of Patterns.
+// With Session scope (the default, as PromptKit's content_excludes) it scans
+// every assistant message; with Turn scope the last one. MatchWords restricts
+// matches to whole words (PromptKit's match_mode: word_boundary), so "ass"
+// does not match "assist"; word boundaries are ASCII (RE2's \b). An empty
+// message excludes everything; a transcript without an assistant message is
+// an error, since a missing answer must not satisfy an exclusion. Score is 1
+// or 0.
+//
+// Registry type "content_excludes" (aliases "content_not_includes",
+// "banned_words"), params: patterns, case_sensitive, match_mode ("substring"
+// or "word_boundary"), scope.
+type ContentExcludes struct {
+	Patterns      []string
+	CaseSensitive bool
+	MatchWords    bool
+	Scope         Scope
+}
+
+func buildContentExcludes(p *params) (Check, error) {
+	c, err := buildContains(p)
+	if err != nil {
+		return nil, err
+	}
+	ce := ContentExcludes{Patterns: c.(Contains).Patterns, CaseSensitive: c.(Contains).CaseSensitive, Scope: c.(Contains).Scope}
+	mode, ok, err := p.str(false, "match_mode")
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok || mode == "substring":
+	case mode == "word_boundary":
+		ce.MatchWords = true
+	default:
+		return nil, p.err("match_mode", "want \"substring\" or \"word_boundary\", got %q", mode)
+	}
+	return ce, nil
+}
+
+func (c ContentExcludes) validate() error { return needles("content_excludes", c.Patterns) }
+
+// Check implements Check.
+func (c ContentExcludes) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	outs, err := outputs("content_excludes", tr, c.Scope.or(Session))
+	if err != nil {
+		return Result{}, err
+	}
+	var words []*regexp.Regexp
+	if c.MatchWords {
+		for _, pat := range c.Patterns {
+			expr := `\b` + regexp.QuoteMeta(pat) + `\b`
+			if !c.CaseSensitive {
+				expr = "(?i)" + expr
+			}
+			words = append(words, regexp.MustCompile(expr))
+		}
+	}
+	m := newMatcher(c.Patterns, c.CaseSensitive)
+	var details []Detail
+	for _, o := range outs {
+		hay := o.text
+		if !c.MatchWords {
+			hay = m.prepare(o.text)
+		}
+		for i, pat := range c.Patterns {
+			at := -1
+			if c.MatchWords {
+				if loc := words[i].FindStringIndex(hay); loc != nil {
+					at = loc[0]
+				}
+			} else {
+				at = m.index(hay, i)
+			}
+			if at >= 0 {
+				shown := hay
+				if len(hay) == len(o.text) { // ASCII folding keeps offsets: quote the original
+					shown = o.text
+				}
+				details = append(details, Detail{"found", fmt.Sprintf("%q in %s: %s", pat, o.label(), snippet(shown, at, len(m.needles[i])))})
+			}
+		}
+	}
+	if len(details) == 0 {
+		return pass(1, fmt.Sprintf("none of %d patterns found in %s", len(c.Patterns), scopeWords(outs))), nil
+	}
+	const maxFound = 10
+	if len(details) > maxFound {
+		details = append(details[:maxFound], Detail{"found", fmt.Sprintf("… and %d more", len(details)-maxFound)})
+	}
+	return fail(0, "found excluded content", details...), nil
+}
+
+// Regex passes when Pattern (Go RE2 syntax) matches the output, or with
+// NoMatch when it does not. Semantics are RE2's: ^ and $ bind to the whole
+// text unless the pattern sets (?m); matching is case-sensitive unless it sets
+// (?i). CRLF line endings read as LF, so (?m)^...$ works on Windows-style
+// text. With Turn scope (the default) it reads the last assistant message;
+// with Session scope some assistant message must match (with NoMatch, none
+// may). Patterns compile once per process. Score is 1 or 0.
+//
+// Registry type "regex" (alias "content_matches"), params: pattern,
+// expect_match (default true), scope. As PromptKit's regex.
+type Regex struct {
+	Pattern string
+	NoMatch bool
+	Scope   Scope
+}
+
+func buildRegex(p *params) (Check, error) {
+	var c Regex
+	var err error
+	if c.Pattern, _, err = p.str(true, "pattern"); err != nil {
+		return nil, err
+	}
+	expect, ok, err := p.boolean("expect_match")
+	if err != nil {
+		return nil, err
+	}
+	c.NoMatch = ok && !expect
+	c.Scope, err = p.scope()
+	return c, err
+}
+
+func (c Regex) validate() error {
+	if c.Pattern == "" {
+		return paramErr("regex", "pattern", "empty: an empty pattern matches any text")
+	}
+	_, err := compileRegex(c.Pattern)
+	return err
+}
+
+// Check implements Check.
+func (c Regex) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	re, _ := compileRegex(c.Pattern)
+	outs, err := outputs("regex", tr, c.Scope.or(Turn))
+	if err != nil {
+		return Result{}, err
+	}
+	for _, o := range outs {
+		loc := re.FindStringIndex(o.text)
+		if loc == nil {
+			continue
+		}
+		match := fmt.Sprintf("%s matched %s", o.label(), excerpt(o.text[loc[0]:loc[1]]))
+		if c.NoMatch {
+			return fail(0, "pattern matched, want no match", Detail{"match", match}), nil
+		}
+		return pass(1, match), nil
+	}
+	if c.NoMatch {
+		return pass(1, "no match in "+scopeWords(outs)), nil
+	}
+	return fail(0, "no match", searched(outs)...), nil
+}
+
+var regexCache sync.Map // pattern -> *regexp.Regexp
+
+func compileRegex(pattern string) (*regexp.Regexp, error) {
+	if re, ok := regexCache.Load(pattern); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, paramErr("regex", "pattern", "invalid regular expression: %v", err)
+	}
+	regexCache.Store(pattern, re)
+	return re, nil
+}
+
+// MinLength passes when the output has at least Min characters (Unicode code
+// points, after CRLF reads as LF; PromptKit counts bytes). Score is
+// length/Min, capped at 1. With Turn scope (the default) it reads the last
+// assistant message; with Session scope every assistant message that has text
+// must pass, and the score is the fraction that does.
+//
+// Registry type "min_length", params: min (or min_characters, min_chars), scope.
+type MinLength struct {
+	Min   int
+	Scope Scope
+}
+
+func buildMinLength(p *params) (Check, error) {
+	n, _, err := p.count("min", "min_characters", "min_chars")
+	if err != nil {
+		return nil, err
+	}
+	s, err := p.scope()
+	return MinLength{Min: n, Scope: s}, err
+}
+
+func (c MinLength) validate() error {
+	if c.Min <= 0 {
+		return paramErr("min_length", "min", "want a length > 0, got %d", c.Min)
+	}
+	return nil
+}
+
+// Check implements Check.
+func (c MinLength) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	return lengthCheck("min_length", tr, c.Scope, func(n int) (bool, float64) {
+		return n >= c.Min, float64(n) / float64(c.Min)
+	}, fmt.Sprintf("want >= %d", c.Min))
+}
+
+// MaxLength passes when the output has at most Max characters, counted as
+// MinLength counts. Score is Max/length, capped at 1.
+//
+// Registry type "max_length" (alias "length"), params: max (or
+// max_characters, max_chars), scope.
+type MaxLength struct {
+	Max   int
+	Scope Scope
+}
+
+func buildMaxLength(p *params) (Check, error) {
+	n, _, err := p.count("max", "max_characters", "max_chars")
+	if err != nil {
+		return nil, err
+	}
+	s, err := p.scope()
+	return MaxLength{Max: n, Scope: s}, err
+}
+
+func (c MaxLength) validate() error {
+	if c.Max <= 0 {
+		return paramErr("max_length", "max", "want a length > 0, got %d", c.Max)
+	}
+	return nil
+}
+
+// Check implements Check.
+func (c MaxLength) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	return lengthCheck("max_length", tr, c.Scope, func(n int) (bool, float64) {
+		if n == 0 {
+			return true, 1
+		}
+		return n <= c.Max, float64(c.Max) / float64(n)
+	}, fmt.Sprintf("want <= %d", c.Max))
+}
+
+func lengthCheck(check string, tr *evalkit.Transcript, scope Scope, judge func(n int) (bool, float64), want string) (Result, error) {
+	outs, err := outputs(check, tr, scope.or(Turn))
+	if err != nil {
+		return Result{}, err
+	}
+	if scope.or(Turn) == Session {
+		outs = withText(outs)
+	}
+	var failed []Detail
+	total := 0.0
+	lengths := make([]int, len(outs))
+	for i, o := range outs {
+		n := utf8.RuneCountInString(o.text)
+		lengths[i] = n
+		ok, score := judge(n)
+		total += clamp01(score)
+		if !ok {
+			failed = append(failed, Detail{"got", fmt.Sprintf("%d characters in %s", n, o.label())})
+		}
+	}
+	if len(outs) == 1 {
+		ok, score := judge(lengths[0])
+		summary := fmt.Sprintf("%d characters, %s", lengths[0], want)
+		if ok {
+			return pass(score, summary), nil
+		}
+		return fail(score, summary, emptyNote(outs[0])...), nil
+	}
+	if len(outs) == 0 {
+		return fail(0, "no assistant message has text"), nil
+	}
+	score := total / float64(len(outs))
+	if len(failed) == 0 {
+		return pass(score, fmt.Sprintf("all %d assistant messages %s characters", len(outs), strings.TrimPrefix(want, "want "))), nil
+	}
+	return fail(score, fmt.Sprintf("%d of %d assistant messages fail, %s", len(failed), len(outs), want), failed...), nil
+}
+
+// needles rejects pattern lists that would pass vacuously: an empty list
+// ("any of nothing") or an empty pattern (every text contains "", and a
+// trailing comma in a list makes one).
+func needles(check string, patterns []string) error {
+	if len(patterns) == 0 {
+		return paramErr(check, "patterns", "empty list: give at least one pattern")
+	}
+	for i, p := range patterns {
+		if p == "" {
+			return paramErr(check, "patterns", "item %d is empty: an empty pattern matches any text", i)
+		}
+	}
+	return nil
+}
+
+// matcher searches for patterns with or without Unicode case folding.
+type matcher struct {
+	fold    bool
+	needles []string
+}
+
+func newMatcher(patterns []string, caseSensitive bool) matcher {
+	m := matcher{fold: !caseSensitive, needles: make([]string, len(patterns))}
+	for i, p := range patterns {
+		p = textnorm.Newlines(p)
+		if m.fold {
+			p = textnorm.Fold(p)
+		}
+		m.needles[i] = p
+	}
+	return m
+}
+
+func (m matcher) prepare(text string) string {
+	if m.fold {
+		return textnorm.Fold(text)
+	}
+	return text
+}
+
+func (m matcher) index(hay string, i int) int { return strings.Index(hay, m.needles[i]) }
+
+// snippet shows a match with some context on either side.
+func snippet(s string, at, n int) string {
+	const ctx = 40
+	start, end := max(0, at-ctx), min(len(s), at+n+ctx)
+	for start > 0 && !utf8.RuneStart(s[start]) {
+		start--
+	}
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end++
+	}
+	out := fmt.Sprintf("%q", s[start:end])
+	if start > 0 {
+		out = "…" + out
+	}
+	if end < len(s) {
+		out += "…"
+	}
+	return out
+}
+
+// searched describes what a failed text check read, for its details.
+func searched(outs []output) []Detail {
+	if len(outs) == 1 {
+		if note := emptyNote(outs[0]); note != nil {
+			return note
+		}
+		return []Detail{{"output", excerpt(outs[0].text)}}
+	}
+	return []Detail{{"searched", scopeWords(outs)}}
+}
+
+func scopeWords(outs []output) string {
+	if len(outs) == 1 {
+		return outs[0].label()
+	}
+	return fmt.Sprintf("%d assistant messages", len(outs))
+}
