@@ -1,0 +1,277 @@
+package assert_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	testify "github.com/stretchr/testify/assert"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/assert"
+)
+
+// textChat is a transcript whose assistant said each of texts in turn.
+func textChat(texts ...string) *evalkit.Transcript {
+	tr := &evalkit.Transcript{Messages: []evalkit.Message{{Role: evalkit.RoleUser, Content: "Hello"}}}
+	for _, s := range texts {
+		tr.Messages = append(tr.Messages, evalkit.Message{Role: evalkit.RoleAssistant, Content: s})
+	}
+	return tr
+}
+
+// outcome is a check's three-valued result, as reports show it.
+type outcome string
+
+const (
+	PASS  outcome = "PASS"
+	FAIL  outcome = "FAIL"
+	ERROR outcome = "ERROR"
+)
+
+func outcomeOf(res assert.Result, err error) outcome {
+	switch {
+	case err != nil:
+		return ERROR
+	case res.Passed:
+		return PASS
+	}
+	return FAIL
+}
+
+type textCase struct {
+	name   string
+	tr     *evalkit.Transcript
+	check  string
+	params map[string]any
+	want   outcome
+	// summary, when set, is the exact Summary (or error text) wanted.
+	summary string
+	score   *float64
+}
+
+func ptr(f float64) *float64 { return &f }
+
+func runTextCases(t *testing.T, cases []textCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := assert.Eval(context.Background(), tc.check, tc.tr, tc.params)
+			require.Equal(t, tc.want, outcomeOf(res, err), "result %+v, error %v", res, err)
+			if tc.summary != "" {
+				if err != nil {
+					testify.Equal(t, tc.summary, err.Error())
+				} else {
+					testify.Equal(t, tc.summary, res.Summary)
+				}
+			}
+			if tc.score != nil {
+				testify.InDelta(t, *tc.score, res.Score, 1e-9)
+			}
+		})
+	}
+}
+
+func TestContains(t *testing.T) {
+	runTextCases(t, []textCase{
+		{name: "all found, any case", tr: textChat("Your REFUND of $42 is on its way."), check: "contains",
+			params: map[string]any{"patterns": []any{"refund", "$42"}}, want: PASS, summary: "found all 2 patterns", score: ptr(1)},
+		{name: "one missing", tr: textChat("Your refund is on its way."), check: "contains",
+			params: map[string]any{"patterns": []any{"refund", "$42"}}, want: FAIL, summary: `missing "$42"`, score: ptr(0.5)},
+		{name: "full Unicode case folding", tr: textChat("Die STRASSE ist gesperrt."), check: "content_includes",
+			params: map[string]any{"patterns": []string{"Straße"}}, want: PASS},
+		{name: "case_sensitive", tr: textChat("Refund issued"), check: "contains",
+			params: map[string]any{"patterns": []any{"refund"}, "case_sensitive": true}, want: FAIL},
+		{name: "reads the last assistant message by default", tr: textChat("refund", "done"), check: "contains",
+			params: map[string]any{"patterns": []any{"refund"}}, want: FAIL},
+		{name: "session scope reads every message", tr: textChat("refund", "done"), check: "contains",
+			params: map[string]any{"patterns": []any{"refund", "done"}, "scope": "session"}, want: PASS},
+		{name: "CRLF reads as LF", tr: textChat("line one\r\nline two"), check: "contains",
+			params: map[string]any{"patterns": []any{"one\nline"}}, want: PASS},
+		// C24 c: empty text genuinely lacks the term.
+		{name: "C24c empty output fails", tr: textChat(""), check: "contains",
+			params: map[string]any{"patterns": []any{"refund"}}, want: FAIL},
+		{name: "empty pattern is an error", tr: textChat("x"), check: "contains",
+			params: map[string]any{"patterns": []any{"refund", ""}}, want: ERROR,
+			summary: `contains: param "patterns": item 1 is empty: an empty pattern matches any text`},
+		{name: "missing patterns", tr: textChat("x"), check: "contains", params: map[string]any{}, want: ERROR,
+			summary: `contains: param "patterns": required: want a list of strings`},
+		{name: "wrong type", tr: textChat("x"), check: "contains", params: map[string]any{"patterns": 3}, want: ERROR,
+			summary: `contains: param "patterns": want a list of strings, got a number`},
+		{name: "misspelt parameter", tr: textChat("x"), check: "contains", params: map[string]any{"patterns": []any{"x"}, "case_sensitiv": true}, want: ERROR,
+			summary: `contains: param "case_sensitiv": unknown parameter (known: case_sensitive, patterns, scope)`},
+		{name: "bad scope", tr: textChat("x"), check: "contains", params: map[string]any{"patterns": []any{"x"}, "scope": "all"}, want: ERROR,
+			summary: `contains: param "scope": want "turn" or "session", got "all"`},
+	})
+}
+
+// C24: degenerate inputs never pass vacuously.
+func TestDegenerateInputs(t *testing.T) {
+	runTextCases(t, []textCase{
+		{name: "a: empty needle among others", tr: textChat("We cannot help with that."), check: "contains_any",
+			params: map[string]any{"patterns": []any{"refund", ""}}, want: ERROR},
+		{name: "b: no needles", tr: textChat("We cannot help with that."), check: "contains_any",
+			params: map[string]any{"patterns": []any{}}, want: ERROR,
+			summary: `contains_any: param "patterns": empty list: give at least one pattern`},
+		{name: "c: empty output excludes", tr: textChat(""), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"refund"}}, want: PASS},
+		{name: "c: empty output is too short", tr: textChat(""), check: "min_length",
+			params: map[string]any{"min": 1}, want: FAIL, summary: "0 characters, want >= 1"},
+		{name: "d: no assistant output is an error", tr: &evalkit.Transcript{Messages: []evalkit.Message{{Role: evalkit.RoleUser, Content: "refund?"}}},
+			check: "content_excludes", params: map[string]any{"patterns": []any{"refund"}}, want: ERROR,
+			summary: "content_excludes: no assistant output: the transcript has 1 messages and none is from the assistant"},
+		{name: "d: nil transcript", tr: nil, check: "contains", params: map[string]any{"patterns": []any{"x"}}, want: ERROR},
+	})
+}
+
+func TestHugeOutput(t *testing.T) {
+	// C24 e: a 20 MB payload neither crashes nor floods the failure message.
+	text := "Total due: 42.00 EUR. data:image/png;base64," + strings.Repeat("A", 20_000_000)
+	tr := textChat(text)
+	ctx := context.Background()
+
+	res, err := assert.Contains{Patterns: []string{"42.00 EUR"}}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.True(t, res.Passed)
+
+	res, err = assert.Contains{Patterns: []string{"refund"}}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	for _, d := range res.Details {
+		testify.Less(t, len(d.Text), 4096, "detail %q is bounded", d.Label)
+		testify.Contains(t, d.Text, "more bytes]", "truncation is marked")
+	}
+
+	res, err = assert.Regex{Pattern: `Total due: \d+\.\d{2}`}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.True(t, res.Passed)
+}
+
+func TestContainsAny(t *testing.T) {
+	runTextCases(t, []textCase{
+		{name: "any message, any pattern", tr: textChat("Let me check.", "Refund issued."), check: "contains_any",
+			params: map[string]any{"patterns": []any{"credit", "refund"}}, want: PASS, summary: `found "refund" in message 2`},
+		{name: "none", tr: textChat("Let me check."), check: "content_includes_any",
+			params: map[string]any{"patterns": []any{"credit", "refund"}}, want: FAIL, summary: `none of "credit", "refund" found`},
+		{name: "turn scope ignores earlier messages", tr: textChat("refund", "bye"), check: "contains_any",
+			params: map[string]any{"patterns": []any{"refund"}, "scope": "turn"}, want: FAIL},
+	})
+}
+
+func TestContentExcludes(t *testing.T) {
+	runTextCases(t, []textCase{
+		{name: "clean", tr: textChat("Hello", "Goodbye"), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"password"}}, want: PASS},
+		{name: "scans every assistant message", tr: textChat("Your PASSWORD is hunter2", "Goodbye"), check: "banned_words",
+			params: map[string]any{"patterns": []any{"password"}}, want: FAIL, summary: "found excluded content"},
+		{name: "user messages are not scanned", tr: &evalkit.Transcript{Messages: []evalkit.Message{
+			{Role: evalkit.RoleUser, Content: "my password is x"}, {Role: evalkit.RoleAssistant, Content: "ok"}}},
+			check: "content_excludes", params: map[string]any{"patterns": []any{"password"}}, want: PASS},
+		{name: "substring by default", tr: textChat("I can assist."), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"ass"}}, want: FAIL},
+		{name: "word boundary", tr: textChat("I can assist."), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"ass"}, "match_mode": "word_boundary"}, want: PASS},
+		{name: "word boundary still catches the word", tr: textChat("What an Ass."), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"ass"}, "match_mode": "word_boundary"}, want: FAIL},
+		{name: "bad match mode", tr: textChat("x"), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"ass"}, "match_mode": "fuzzy"}, want: ERROR},
+	})
+
+	res, err := assert.ContentExcludes{Patterns: []string{"password"}}.Check(context.Background(), textChat("fine", "the Password is hunter2"))
+	require.NoError(t, err)
+	testify.Equal(t, []assert.Detail{{Label: "found", Text: `"password" in message 2: "the Password is hunter2"`}}, res.Details)
+}
+
+// C23: RE2 semantics are kept, and CRLF reads as LF so line anchors work.
+func TestRegexAnchors(t *testing.T) {
+	lf := "Checking stock...\nSTATUS: OK\nDone."
+	crlf := "Checking stock...\r\nSTATUS: OK\r\nDone."
+	runTextCases(t, []textCase{
+		{name: "a: whole-text anchors", tr: textChat(lf), check: "regex", params: map[string]any{"pattern": "^STATUS: OK$"}, want: FAIL},
+		{name: "b: (?m) line anchors", tr: textChat(lf), check: "regex", params: map[string]any{"pattern": "(?m)^STATUS: OK$"}, want: PASS},
+		{name: "c: (?m) on CRLF text", tr: textChat(crlf), check: "content_matches", params: map[string]any{"pattern": "(?m)^STATUS: OK$"}, want: PASS},
+		{name: "d: start anchor on CRLF text", tr: textChat(crlf), check: "regex", params: map[string]any{"pattern": "^Checking"}, want: PASS},
+	})
+}
+
+func TestRegex(t *testing.T) {
+	runTextCases(t, []textCase{
+		{name: "match", tr: textChat("Order #W123 refunded"), check: "regex", params: map[string]any{"pattern": `#W\d+`}, want: PASS,
+			summary: `message 1 matched "#W123"`},
+		{name: "case-sensitive by default", tr: textChat("order"), check: "regex", params: map[string]any{"pattern": "ORDER"}, want: FAIL},
+		{name: "expect_match false passes on no match", tr: textChat("all good"), check: "regex",
+			params: map[string]any{"pattern": `(?i)error`, "expect_match": false}, want: PASS},
+		{name: "expect_match false fails on a match", tr: textChat("an Error occurred"), check: "regex",
+			params: map[string]any{"pattern": `(?i)error`, "expect_match": false}, want: FAIL, summary: "pattern matched, want no match"},
+		{name: "session: some message matches", tr: textChat("id 7", "done"), check: "regex",
+			params: map[string]any{"pattern": `id \d`, "scope": "session"}, want: PASS},
+		{name: "invalid pattern", tr: textChat("x"), check: "regex", params: map[string]any{"pattern": "("}, want: ERROR,
+			summary: "regex: param \"pattern\": invalid regular expression: error parsing regexp: missing closing ): `(`"},
+		{name: "empty pattern", tr: textChat("x"), check: "regex", params: map[string]any{"pattern": ""}, want: ERROR},
+	})
+}
+
+func TestLengths(t *testing.T) {
+	runTextCases(t, []textCase{
+		{name: "min met", tr: textChat("héllo"), check: "min_length", params: map[string]any{"min": 5}, want: PASS, summary: "5 characters, want >= 5"},
+		{name: "min counts characters not bytes", tr: textChat("日本語"), check: "min_length", params: map[string]any{"min_characters": 4}, want: FAIL,
+			summary: "3 characters, want >= 4", score: ptr(0.75)},
+		{name: "max met", tr: textChat("short"), check: "max_length", params: map[string]any{"max": 10.0}, want: PASS},
+		{name: "max exceeded", tr: textChat(strings.Repeat("x", 20)), check: "length", params: map[string]any{"max_chars": 10}, want: FAIL,
+			summary: "20 characters, want <= 10", score: ptr(0.5)},
+		{name: "session: every message", tr: textChat("ok", strings.Repeat("x", 20)), check: "max_length",
+			params: map[string]any{"max": 10, "scope": "session"}, want: FAIL, summary: "1 of 2 assistant messages fail, want <= 10"},
+		{name: "min zero is an error", tr: textChat("x"), check: "min_length", params: map[string]any{"min": 0}, want: ERROR},
+		{name: "min missing is an error", tr: textChat("x"), check: "min_length", params: map[string]any{}, want: ERROR},
+		{name: "fractional min is an error", tr: textChat("x"), check: "min_length", params: map[string]any{"min": 2.5}, want: ERROR,
+			summary: `min_length: param "min": want a whole number >= 0, got 2.5`},
+		{name: "two aliases is an error", tr: textChat("x"), check: "max_length", params: map[string]any{"max": 2, "max_characters": 3}, want: ERROR},
+	})
+}
+
+func TestLastMessageWithOnlyToolCalls(t *testing.T) {
+	tr := textChat("Let me transfer you.")
+	tr.Messages = append(tr.Messages, evalkit.Message{Role: evalkit.RoleAssistant, ToolCalls: []evalkit.ToolCall{{ID: "1", Name: "transfer_to_human_agents"}}})
+	res, err := assert.Contains{Patterns: []string{"transfer"}}.Check(context.Background(), tr)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, []assert.Detail{{Label: "note", Text: "message 2 has no text; it called transfer_to_human_agents"}}, res.Details)
+}
+
+func TestRegistry(t *testing.T) {
+	reg := assert.NewRegistry()
+	_, err := reg.Build("contians", map[string]any{"patterns": []any{"x"}})
+	testify.True(t, errors.Is(err, assert.ErrUnknownCheck))
+	testify.EqualError(t, err, `unknown check type "contians" (did you mean "contains"?)`)
+
+	var pe *assert.ParamError
+	_, err = reg.Build("contains", map[string]any{"patterns": []any{""}})
+	require.True(t, errors.As(err, &pe), "Build validates parameters: %v", err)
+	testify.Equal(t, "patterns", pe.Param)
+
+	require.NoError(t, reg.Register("always", func(map[string]any) (assert.Check, error) {
+		return assert.CheckFunc(func(context.Context, *evalkit.Transcript) (assert.Result, error) {
+			return assert.Result{Passed: true, Score: 1}, nil
+		}), nil
+	}))
+	testify.Error(t, reg.Register("always", nil))
+	testify.Error(t, reg.Register("contains", func(map[string]any) (assert.Check, error) { return nil, nil }), "built-ins cannot be replaced")
+	res, err := reg.Eval(context.Background(), "always", textChat("x"), map[string]any{"anything": 1})
+	require.NoError(t, err)
+	testify.True(t, res.Passed)
+
+	for _, name := range []string{
+		"contains", "contains_any", "content_excludes", "regex", "min_length", "max_length",
+		"content_includes", "content_includes_any", "content_matches", "content_not_includes", "banned_words", "length",
+	} {
+		testify.Contains(t, reg.Names(), name)
+	}
+}
+
+func TestScopeString(t *testing.T) {
+	testify.Equal(t, "turn", assert.Turn.String())
+	testify.Equal(t, "session", assert.Session.String())
+	testify.Equal(t, "default", assert.DefaultScope.String())
+}
