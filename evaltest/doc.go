@@ -1,0 +1,30 @@
+// Package evaltest is evalkit's fluent test API, and the only evalkit package
+// that imports testing. Run the agent inside an ordinary Go test, then assert
+// on its transcript:
+//
+//	func TestRefund(t *testing.T) {
+//		tr := runAgent(t, "I want a refund for order #W123") // your own code
+//		et := evaltest.New(t)
+//		et.Expect(tr).
+//			ToolsCalled("get_order_details", "issue_refund").
+//			ToolArgs("issue_refund", map[string]any{"order_id": "#W123"}).
+//			NoToolErrors().
+//			Contains("refund")
+//	}
+//
+// Expect keeps going after a failure; Require stops the test at the first.
+// Each failure is reported at the user's line in one format: the check in Go
+// call syntax, what was got before what was wanted, labelled lines, a go-cmp
+// diff for structures:
+//
+//	refund_test.go:14: ToolsCalled("get_order_details", "issue_refund"): missing "issue_refund"
+//	    called: get_order_details ×1, get_user_details ×2
+//	    transcript: 9 messages (artifact: refund.transcript.json)
+//
+// A check that cannot be evaluated (a bad parameter, no assistant output)
+// reads "error:" instead of a summary: it fails the test, but it is never
+// charged to the agent as a failed check, and never passes.
+//
+// With go test -artifacts (Go 1.26+), the transcript of a failed check is
+// written to the test's artifact directory.
+package evaltest

@@ -1,0 +1,172 @@
+package evaltest
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
+)
+
+// T wraps a test for evalkit assertions. Make one per test (or subtest) with
+// New; it is safe to use from the test's goroutine and from parallel
+// subtests' own T values.
+type T struct {
+	tb       testing.TB
+	registry *assert.Registry
+
+	mu        sync.Mutex
+	artifacts map[*evalkit.Transcript]string // transcripts written, by path
+}
+
+// Option configures a T.
+type Option func(*T)
+
+// WithRegistry makes Eval look check types up in r instead of the built-in
+// registry, for users who register their own checks.
+func WithRegistry(r *assert.Registry) Option {
+	return func(t *T) { t.registry = r }
+}
+
+// New returns a T reporting to tb. Checks run under tb.Context(), which is
+// cancelled when the test ends.
+func New(tb testing.TB, opts ...Option) *T {
+	tb.Helper()
+	t := &T{tb: tb}
+	for _, o := range opts {
+		o(t)
+	}
+	return t
+}
+
+// Expect starts a chain of checks on tr that keeps going after a failure:
+// each failed check is reported with tb.Errorf at the caller's line, like
+// gotest.tools' assert.Check.
+func (t *T) Expect(tr *evalkit.Transcript) *Expectation {
+	return &Expectation{t: t, tr: tr, ok: true}
+}
+
+// Require starts a chain of checks on tr that stops the test at the first
+// failure or error (tb.Fatalf), like gotest.tools' assert.Assert.
+func (t *T) Require(tr *evalkit.Transcript) *Expectation {
+	return &Expectation{t: t, tr: tr, ok: true, fatal: true}
+}
+
+// report runs one check and reports its outcome. label is the check in Go
+// call syntax, as the user wrote it.
+func (e *Expectation) report(label string, c assert.Check) {
+	e.t.tb.Helper()
+	res, err := c.Check(e.t.tb.Context(), e.tr)
+	if err == nil && !res.Passed && res.Summary == "" {
+		res.Summary = "failed" // a user's check that says nothing still fails visibly
+	}
+	if err == nil && res.Passed {
+		return
+	}
+	e.ok = false
+	msg := e.t.message(label, e.tr, res, err)
+	if e.fatal {
+		e.t.tb.Fatalf("%s", msg)
+		return
+	}
+	e.t.tb.Errorf("%s", msg)
+}
+
+// message renders a failure or evaluation error in DESIGN.md's format: the
+// check in call syntax, the summary (or "error: ..."), labelled lines, a
+// go-cmp diff, and where the transcript was written.
+func (t *T) message(label string, tr *evalkit.Transcript, res assert.Result, err error) string {
+	var b strings.Builder
+	b.WriteString(label)
+	b.WriteString(": ")
+	if err != nil {
+		b.WriteString("error: ")
+		b.WriteString(textnorm.Excerpt(err.Error(), maxLine))
+	} else {
+		b.WriteString(textnorm.Excerpt(res.Summary, maxLine))
+		for _, d := range res.Details {
+			fmt.Fprintf(&b, "\n%s: %s", d.Label, textnorm.Excerpt(d.Text, maxLine))
+		}
+		if res.Diff != "" {
+			b.WriteString("\ndiff (-want +got):\n")
+			b.WriteString(textnorm.Excerpt(strings.TrimRight(res.Diff, "\n"), maxDiff))
+		}
+	}
+	if line := t.transcriptLine(tr); line != "" {
+		b.WriteString("\n")
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// Bounds on failure output, in bytes: long values are cut with a marker.
+const (
+	maxLine = 1024
+	maxDiff = 4096
+)
+
+// transcriptLine says how big the transcript is and, when the test binary
+// keeps artifacts (go test -artifacts, Go 1.26+), where it was written.
+func (t *T) transcriptLine(tr *evalkit.Transcript) string {
+	if tr == nil {
+		return "transcript: nil"
+	}
+	line := fmt.Sprintf("transcript: %d messages", len(tr.Messages))
+	switch path, err := t.writeArtifact(tr); {
+	case err != nil:
+		return line + fmt.Sprintf(" (artifact not written: %v)", err)
+	case path != "":
+		return line + " (artifact: " + path + ")"
+	}
+	return line
+}
+
+// writeArtifact writes tr as evalkit JSON into the test's artifact
+// directory, once per transcript. It writes nothing, and returns "", when
+// artifacts are not being kept.
+func (t *T) writeArtifact(tr *evalkit.Transcript) (string, error) {
+	ad, ok := t.tb.(interface{ ArtifactDir() string })
+	if !ok || !keepArtifacts() {
+		return "", nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if path, done := t.artifacts[tr]; done {
+		return path, nil
+	}
+	if t.artifacts == nil {
+		t.artifacts = map[*evalkit.Transcript]string{}
+	}
+	name := "transcript.json"
+	if n := len(t.artifacts); n > 0 {
+		name = fmt.Sprintf("transcript-%d.json", n+1)
+	}
+	path := filepath.Join(ad.ArtifactDir(), name)
+	data, err := json.MarshalIndent(tr, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return "", err
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+			path = rel
+		}
+	}
+	t.artifacts[tr] = path
+	return path, nil
+}
+
+// keepArtifacts reports whether go test was run with -artifacts.
+func keepArtifacts() bool {
+	f := flag.Lookup("test.artifacts")
+	return f != nil && f.Value.String() == "true"
+}

@@ -1,0 +1,171 @@
+package evaltest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
+)
+
+// Expectation is a chain of checks on one transcript, started by T.Expect
+// or T.Require. Each method runs its check at once, reports a failure or an
+// evaluation error at the caller's line, and returns the Expectation so the
+// chain goes on. Text and JSON checks read the last assistant message; tool
+// checks read every tool call of the transcript. Other scopes and options
+// are reached through Check with an assert value.
+type Expectation struct {
+	t     *T
+	tr    *evalkit.Transcript
+	fatal bool
+	ok    bool
+}
+
+// OK reports whether every check of the chain so far passed.
+func (e *Expectation) OK() bool { return e.ok }
+
+// Check runs any check, such as an assert value with non-default options:
+//
+//	et.Expect(tr).Check(assert.Contains{Patterns: []string{"refund"}, Scope: assert.Session})
+//
+// The failure message names it by its String method when it has one, else
+// by its type.
+func (e *Expectation) Check(c assert.Check) *Expectation {
+	e.t.tb.Helper()
+	label := fmt.Sprintf("Check(%T)", c)
+	if s, ok := c.(fmt.Stringer); ok {
+		label = "Check(" + s.String() + ")"
+	}
+	if c == nil {
+		e.report(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
+			return assert.Result{}, fmt.Errorf("nil check")
+		}))
+		return e
+	}
+	e.report(label, c)
+	return e
+}
+
+// Eval runs the check registered under checkType (PromptKit's type names and
+// aliases, or the T's own registry) with declarative params:
+//
+//	et.Expect(tr).Eval("tool_call_count", map[string]any{"tool": "search", "max": 3})
+//
+// An unknown type or a bad parameter is reported as an error naming it.
+func (e *Expectation) Eval(checkType string, params map[string]any) *Expectation {
+	e.t.tb.Helper()
+	label := call("Eval", checkType, params)
+	reg := e.t.registry
+	e.report(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
+		if reg != nil {
+			return reg.Eval(ctx, checkType, tr, params)
+		}
+		return assert.Eval(ctx, checkType, tr, params)
+	}))
+	return e
+}
+
+// Contains checks that the last assistant message contains every pattern,
+// ignoring case (assert.Contains).
+func (e *Expectation) Contains(patterns ...string) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("Contains", strArgs(patterns)...), assert.Contains{Patterns: patterns})
+	return e
+}
+
+// ContainsAny checks that some assistant message contains at least one of
+// the patterns, ignoring case (assert.ContainsAny).
+func (e *Expectation) ContainsAny(patterns ...string) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("ContainsAny", strArgs(patterns)...), assert.ContainsAny{Patterns: patterns})
+	return e
+}
+
+// Excludes checks that no assistant message contains any of the patterns,
+// ignoring case (assert.ContentExcludes).
+func (e *Expectation) Excludes(patterns ...string) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("Excludes", strArgs(patterns)...), assert.ContentExcludes{Patterns: patterns})
+	return e
+}
+
+// Regex checks that the last assistant message matches pattern, in Go RE2
+// syntax (assert.Regex).
+func (e *Expectation) Regex(pattern string) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("Regex", pattern), assert.Regex{Pattern: pattern})
+	return e
+}
+
+// MinLength checks that the last assistant message has at least n
+// characters (assert.MinLength).
+func (e *Expectation) MinLength(n int) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("MinLength", n), assert.MinLength{Min: n})
+	return e
+}
+
+// MaxLength checks that the last assistant message has at most n characters
+// (assert.MaxLength).
+func (e *Expectation) MaxLength(n int) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("MaxLength", n), assert.MaxLength{Max: n})
+	return e
+}
+
+func strArgs(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// call renders a check as the Go call the user wrote: Contains("a", "b").
+func call(name string, args ...any) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = goValue(a)
+	}
+	return textnorm.Excerpt(name+"("+strings.Join(parts, ", ")+")", maxLabel)
+}
+
+// maxLabel bounds the first line's call syntax, in bytes.
+const maxLabel = 160
+
+// goValue renders an argument compactly: strings quoted, whole floats with
+// ".0" as Go source has them, maps and slices as JSON with sorted keys.
+func goValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return strconv.Quote(v)
+	case float64:
+		if v == float64(int64(v)) && v < 1e15 && v > -1e15 {
+			return strconv.FormatFloat(v, 'f', 1, 64)
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case int, int64, int32, bool:
+		return fmt.Sprint(v)
+	case []string:
+		return "[" + strings.Join(quoteAll(v), ", ") + "]"
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(data)
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
