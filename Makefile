@@ -1,0 +1,32 @@
+# evalkit's developer commands. `make test` is what CI runs (.ci/run).
+GO        ?= go
+GOTESTSUM  = $(GO) tool -modfile=tools/go.mod gotestsum
+PKGS       = ./...
+
+.PHONY: test race demo lint bench cover
+
+## test: lint, then every test of every package (the CI command)
+test: lint
+	$(GOTESTSUM) --format pkgname-and-test-fails -- -count=1 $(PKGS)
+
+## race: every test under the race detector
+race:
+	$(GOTESTSUM) --format pkgname-and-test-fails -- -race -count=1 $(PKGS)
+
+## demo: the main job on real data: assert on 22 real τ-bench agent runs, verbose
+demo:
+	$(GO) test -count=1 -v -run '^TestTauBench' .
+
+## lint: gofmt and go vet must be clean
+lint:
+	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+## bench: every benchmark once, with allocations
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+## cover: coverage profile and per-function summary
+cover:
+	$(GO) test -count=1 -coverprofile=coverage.out $(PKGS)
+	$(GO) tool cover -func=coverage.out | tail -n 1
