@@ -1,0 +1,273 @@
+// Package jsonx finds the JSON value in model output: the whole text, a
+// markdown code fence, or an object or array embedded in prose.
+//
+//	found, err := jsonx.Extract("Answer:\n```json\n{\"ok\": true}\n```", jsonx.Wrapped)
+//	// found.JSON is {"ok": true}; found.From is "the ```json fence at line 2"
+//
+// Extraction is linear in the text for ordinary input and bounded for hostile
+// input: it gives up, with an error saying so, after 1000 code fences, or
+// when the prose scan has read about eight times the text's length (at least
+// 64 MiB) from candidate starts. Giving up never finds JSON: it fails closed.
+//
+// Extract returns the JSON's text; callers decode it as they need (with
+// json.Decoder.UseNumber where exact numbers matter, as JSON Schema
+// validation does).
+package jsonx
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Mode says where Extract looks for JSON.
+type Mode int
+
+const (
+	// Strict requires the whole text, trimmed of white space, to be one JSON
+	// value of any kind (scalars included).
+	Strict Mode = iota
+	// Wrapped also accepts JSON in a markdown code fence (PromptKit's
+	// allow_wrapped): a fence tagged json (or jsonc, json5; any case) wins;
+	// otherwise an untagged fence whose body is a JSON object or array. A
+	// fence tagged with another language (```ts, ```python) is never read
+	// as JSON. Text that is JSON as a whole is accepted as in Strict.
+	Wrapped
+	// Prose does what Wrapped does and, failing that, takes the first JSON
+	// object or array embedded in the text (PromptKit's extract_json). Bare
+	// scalars in prose ("42", "true") are not taken as JSON; neither is
+	// anything inside a fence tagged with another language.
+	Prose
+)
+
+// String returns "strict", "wrapped" or "prose".
+func (m Mode) String() string {
+	switch m {
+	case Strict:
+		return "strict"
+	case Wrapped:
+		return "wrapped"
+	case Prose:
+		return "prose"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// Found is a JSON value Extract found.
+type Found struct {
+	// JSON is the value's text, exactly as it appears in the output.
+	JSON json.RawMessage
+	// From says where it was, for messages: "the whole text", "the ```json
+	// fence at line 4", "the untagged fence at line 2", "the text at line 3,
+	// column 10".
+	From string
+}
+
+// Error is why Extract found no JSON. Its message says what was looked at
+// and, for JSON that does not parse, encoding/json's reason with a line and
+// column ("unexpected end of input (cut off?)" for truncated JSON).
+type Error struct {
+	// Msg is the whole message.
+	Msg string
+	// CutOff reports that the best candidate ended before its value did:
+	// the output was likely truncated.
+	CutOff bool
+	// GaveUp reports that extraction hit a work limit (the prose scan's
+	// budget, or more than 1000 code fences) and stopped: the text may
+	// hold JSON further on, but it is not taken.
+	GaveUp bool
+
+	candidate bool // the prose scan found a '{' or '[' that did not parse
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Extract returns the JSON value text holds in mode. The error is always an
+// *Error.
+func Extract(text string, mode Mode) (Found, error) {
+	trimmed := strings.TrimSpace(text)
+	if trimmed == "" {
+		return Found{}, &Error{Msg: "the output is empty"}
+	}
+	whole := parseErr(text, 0, len(text))
+	if whole == nil {
+		return Found{JSON: json.RawMessage(trimmed), From: "the whole text"}, nil
+	}
+	if mode == Strict {
+		return Found{}, whole
+	}
+
+	fs, ok := fences(text)
+	if !ok {
+		return Found{}, &Error{GaveUp: true, Msg: fmt.Sprintf("no JSON found: gave up after %d code fences", maxFences)}
+	}
+	var firstJSON, firstUntagged *fence
+	var others []string
+	for i := range fs {
+		f := &fs[i]
+		switch f.kind() {
+		case jsonTagged:
+			if firstJSON == nil {
+				firstJSON = f
+			}
+			if bodyIsJSON(f.body, true) {
+				return f.found(text), nil
+			}
+		case untagged:
+			if firstUntagged == nil {
+				firstUntagged = f
+			}
+		case otherTagged:
+			others = append(others, f.tag)
+		}
+	}
+	if firstJSON != nil {
+		// The output declared its JSON and it does not parse: an untagged
+		// fence or prose elsewhere is not a stand-in for it.
+		return Found{}, firstJSON.parseErr(text)
+	}
+	for i := range fs {
+		if f := &fs[i]; f.kind() == untagged && bodyIsJSON(f.body, false) {
+			return f.found(text), nil
+		}
+	}
+	var prose *Error
+	if mode == Prose {
+		found, err := scanProse(text, fs)
+		if err == nil {
+			return found, nil
+		}
+		if err.GaveUp {
+			return Found{}, err
+		}
+		prose = err
+	}
+
+	// Nothing found: say what was looked at.
+	var why []string
+	cutOff := false
+	if len(fs) == 0 && (prose == nil || !prose.candidate) {
+		why = append(why, "the text is not JSON ("+whole.Msg+")")
+		cutOff = whole.CutOff
+	}
+	if firstUntagged != nil {
+		why = append(why, firstUntagged.parseErr(text).Msg)
+	}
+	switch {
+	case len(others) == 1 && len(fs) == 1:
+		why = append(why, "the only fence is tagged "+others[0])
+	case len(others) > 0:
+		why = append(why, "the fences tagged "+strings.Join(dedupe(others), ", ")+" are not JSON")
+	case len(fs) == 0 && mode == Wrapped:
+		why = append(why, "there is no ``` fence")
+	}
+	if prose != nil {
+		why = append(why, prose.Msg)
+		cutOff = cutOff || prose.CutOff
+	}
+	return Found{}, &Error{Msg: "no JSON found: " + strings.Join(why, "; "), CutOff: cutOff}
+}
+
+// parseErr returns nil when text[start:end], trimmed, is one JSON value, or
+// encoding/json's reason with its position in text.
+func parseErr(text string, start, end int) *Error {
+	part := text[start:end]
+	body := strings.TrimSpace(part)
+	if json.Valid([]byte(body)) {
+		return nil
+	}
+	var raw json.RawMessage
+	err := json.Unmarshal([]byte(body), &raw)
+	return syntaxError(text, start+len(part)-len(strings.TrimLeftFunc(part, unicode.IsSpace)), err)
+}
+
+// syntaxError renders encoding/json's error for JSON starting at offset in
+// text, with the position in text.
+func syntaxError(text string, offset int, err error) *Error {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		msg := "not valid JSON"
+		if err != nil {
+			msg = err.Error()
+		}
+		return &Error{Msg: msg}
+	}
+	at := offset + int(se.Offset)
+	msg := se.Error()
+	cut := false
+	if strings.HasPrefix(msg, "unexpected end of JSON input") {
+		msg, cut = "unexpected end of input (cut off?)", true
+		at = len(strings.TrimRight(text[:min(at, len(text))], " \t\r\n"))
+	} else if at > 0 {
+		at-- // encoding/json's offset is past the offending byte
+	}
+	return &Error{Msg: msg + " at " + Position(text, at), CutOff: cut}
+}
+
+// Position renders a byte offset of text as "line L, column C", counting
+// columns in characters from 1.
+func Position(text string, offset int) string {
+	offset = min(max(offset, 0), len(text))
+	before := text[:offset]
+	line := strings.Count(before, "\n") + 1
+	col := utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:]) + 1
+	return fmt.Sprintf("line %d, column %d", line, col)
+}
+
+// bodyIsJSON reports whether a fence body is one JSON value; anyValue
+// accepts scalars, otherwise only an object or array counts.
+func bodyIsJSON(body string, anyValue bool) bool {
+	b := strings.TrimSpace(body)
+	if b == "" || (!anyValue && b[0] != '{' && b[0] != '[') {
+		return false
+	}
+	return json.Valid([]byte(b))
+}
+
+func (f *fence) name(text string) string {
+	line := strings.Count(text[:f.start], "\n") + 1
+	if f.tag == "" {
+		return fmt.Sprintf("the untagged fence at line %d", line)
+	}
+	return fmt.Sprintf("the ```%s fence at line %d", f.tag, line)
+}
+
+func (f *fence) found(text string) Found {
+	return Found{JSON: json.RawMessage(strings.TrimSpace(f.body)), From: f.name(text)}
+}
+
+// parseErr says why the fence's body is not JSON.
+func (f *fence) parseErr(text string) *Error {
+	name := f.name(text)
+	b := strings.TrimSpace(f.body)
+	if b == "" {
+		return &Error{Msg: name + " is empty"}
+	}
+	if f.kind() == untagged && b[0] != '{' && b[0] != '[' {
+		return &Error{Msg: name + " does not hold a JSON object or array"}
+	}
+	e := parseErr(text, f.bodyStart, f.bodyStart+len(f.body))
+	if e == nil { // unreachable: the caller found the body invalid
+		return &Error{Msg: name + " is not valid JSON"}
+	}
+	e.Msg = name + " is not valid JSON: " + e.Msg
+	if !f.closed {
+		e.Msg += " (the fence is never closed)"
+	}
+	return e
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
