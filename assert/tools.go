@@ -1,5 +1,684 @@
 package assert
 
-import _ "github.com/google/go-cmp/cmp"
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
 
-func toolChecks() map[string]func(*params) (Check, error) { return nil }
+	"github.com/evalkit-go/evalkit"
+)
+
+// The tool-call checks read the calls of a transcript, each linked to its
+// result. Unlike the text checks, their default scope is Session, the whole
+// transcript: PromptKit's tools_called reads the current turn because it runs
+// while a conversation is in progress, while evalkit checks a finished
+// transcript, where "was the refund issued" means anywhere in the run. Turn
+// scope reads the calls of the last turn (Transcript.LastTurn); a transcript
+// without an assistant message has no last turn and so no calls in it.
+//
+// No calls at all is a verdict, never an error: ToolsCalled fails and
+// ToolsNotCalled passes. A nil transcript is an error wrapping ErrNoOutput.
+// Failure details number calls from 1 in the order they were made within the
+// check's scope: "call 3" is the third call the check read.
+
+func toolChecks() map[string]func(*params) (Check, error) {
+	return map[string]func(*params) (Check, error){
+		"tools_called":       buildToolsCalled,
+		"tools_not_called":   buildToolsNotCalled,
+		"tool_args":          buildToolArgs,
+		"tool_call_sequence": buildToolCallSequence,
+		"tool_call_count":    buildToolCallCount,
+		"no_tool_errors":     buildNoToolErrors,
+	}
+}
+
+// ToolsCalled passes when each of Tools was called at least MinCalls times
+// and, when MaxCalls is set, at most MaxCalls times (bounds inclusive).
+// MinCalls nil means 1. Every call counts, whether its tool reported an error
+// or not: PromptKit's tools_called counts only successful calls, which mixes
+// "did the agent try" with "did the tool work"; compose with NoToolErrors to
+// require both. With RequireArgs only calls whose arguments decode to a
+// non-empty JSON object count (arguments cut off mid-JSON do not).
+//
+// Listing a name n times asks for n×MinCalls calls of it, so a repeat the
+// agent should have made but did not is caught (the fix for matching calls by
+// value, which counts a repeated call once); MaxCalls bounds each name's total.
+//
+// Score is the fraction of listed entries met (a name listed twice and called
+// once scores 0.5); any tool over MaxCalls makes it 0, as in PromptKit.
+// Scope defaults to Session. The failure says what is missing or over the
+// bound and lists every call in the scope:
+//
+//	missing "issue_refund"
+//	called: get_order_details ×1, get_user_details ×2
+//
+// Errors (*ParamError): no tool names, an empty name, a negative bound,
+// MinCalls above MaxCalls, or MinCalls 0 without MaxCalls (it would check
+// nothing).
+//
+// Registry type "tools_called" (alias "tool_called"; "tools_called_session"
+// fixes Session scope), params: tool_names (or tools), min_calls, max_calls,
+// require_args, scope. As PromptKit's tools_called.
+type ToolsCalled struct {
+	Tools       []string
+	MinCalls    *int
+	MaxCalls    *int
+	RequireArgs bool
+	Scope       Scope
+}
+
+func buildToolsCalled(p *params) (Check, error) {
+	var c ToolsCalled
+	var err error
+	if c.Tools, _, err = p.strs(true, "tool_names", "tools"); err != nil {
+		return nil, err
+	}
+	if c.MinCalls, err = optCount(p, "min_calls"); err != nil {
+		return nil, err
+	}
+	if c.MaxCalls, err = optCount(p, "max_calls"); err != nil {
+		return nil, err
+	}
+	if c.RequireArgs, _, err = p.boolean("require_args"); err != nil {
+		return nil, err
+	}
+	c.Scope, err = p.scope()
+	return c, err
+}
+
+func (c ToolsCalled) validate() error {
+	const check = "tools_called"
+	if err := toolNames(check, "tool_names", c.Tools, true); err != nil {
+		return err
+	}
+	if err := bounds(check, "min_calls", "max_calls", c.MinCalls, c.MaxCalls); err != nil {
+		return err
+	}
+	lo := c.minCalls()
+	if lo == 0 && c.MaxCalls == nil {
+		return paramErr(check, "min_calls", "0 without max_calls checks nothing: give max_calls, or use tools_not_called")
+	}
+	if c.MaxCalls != nil {
+		for _, t := range countNames(c.Tools) {
+			switch {
+			case t.n*lo <= *c.MaxCalls:
+			case t.n > 1:
+				return paramErr(check, "max_calls", "%q is listed %d times, so it needs at least %d calls, more than max_calls %d", t.name, t.n, t.n*lo, *c.MaxCalls)
+			case c.MinCalls == nil:
+				return paramErr(check, "max_calls", "%d is less than min_calls 1 (the default); to forbid a tool use tools_not_called", *c.MaxCalls)
+			}
+		}
+	}
+	return checkScope(check, c.Scope)
+}
+
+func (c ToolsCalled) minCalls() int {
+	if c.MinCalls == nil {
+		return 1
+	}
+	return *c.MinCalls
+}
+
+// Check implements Check.
+func (c ToolsCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	sc, err := scopedCalls("tools_called", tr, c.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	counted, skipped := map[string]int{}, map[string]int{}
+	for _, call := range sc.calls {
+		if c.RequireArgs && !hasArgs(call) {
+			skipped[call.Name]++
+			continue
+		}
+		counted[call.Name]++
+	}
+	lo := c.minCalls()
+	var problems, notes, got []string
+	met, over := 0, false
+	for _, t := range countNames(c.Tools) {
+		n, want := counted[t.name], t.n*lo
+		got = append(got, fmt.Sprintf("%s ×%d", t.name, n))
+		switch {
+		case c.MaxCalls != nil && n > *c.MaxCalls:
+			over = true
+			problems = append(problems, fmt.Sprintf("%q called %s, want at most %d", t.name, times(n), *c.MaxCalls))
+		case n >= want:
+			met += t.n
+		case n == 0:
+			problems = append(problems, fmt.Sprintf("missing %q", t.name))
+		default:
+			problems = append(problems, fmt.Sprintf("%q called %s, want at least %d", t.name, times(n), want))
+			met += n / lo // lo > 0 here: with lo == 0, n >= want always holds
+		}
+		if skipped[t.name] > 0 {
+			notes = append(notes, fmt.Sprintf("%q: %s without arguments not counted (require_args)", t.name, plural(skipped[t.name], "call")))
+		}
+	}
+	score := ratio(met, len(c.Tools))
+	if over {
+		score = 0
+	}
+	if len(problems) == 0 {
+		return pass(score, "called "+strings.Join(got, ", ")), nil
+	}
+	details := []Detail{calledDetail(sc.calls)}
+	for _, n := range notes {
+		details = append(details, Detail{"note", n})
+	}
+	return fail(score, strings.Join(problems, "; "), sc.withScope(details)...), nil
+}
+
+// ToolsNotCalled passes when none of Tools was called. Score is the fraction
+// of the listed tools that were not called. Scope defaults to Session, so a
+// forbidden call anywhere in the run fails it. The failure names each
+// forbidden tool with its number of calls and lists every call in the scope.
+//
+// Unlike PromptKit's session variant, an empty list is an error
+// (*ParamError), never a vacuous pass; so is an empty name.
+//
+// Registry type "tools_not_called" ("tools_not_called_session" fixes Session
+// scope), params: tool_names (or tools), scope. As PromptKit's
+// tools_not_called.
+type ToolsNotCalled struct {
+	Tools []string
+	Scope Scope
+}
+
+func buildToolsNotCalled(p *params) (Check, error) {
+	var c ToolsNotCalled
+	var err error
+	if c.Tools, _, err = p.strs(true, "tool_names", "tools"); err != nil {
+		return nil, err
+	}
+	c.Scope, err = p.scope()
+	return c, err
+}
+
+func (c ToolsNotCalled) validate() error {
+	if err := toolNames("tools_not_called", "tool_names", c.Tools, true); err != nil {
+		return err
+	}
+	return checkScope("tools_not_called", c.Scope)
+}
+
+// Check implements Check.
+func (c ToolsNotCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	sc, err := scopedCalls("tools_not_called", tr, c.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	counts := callCounts(sc.calls)
+	names := countNames(c.Tools)
+	var problems []string
+	for _, t := range names {
+		if n := counts[t.name]; n > 0 {
+			problems = append(problems, fmt.Sprintf("%q called %s, want none", t.name, times(n)))
+		}
+	}
+	score := ratio(len(names)-len(problems), len(names))
+	if len(problems) == 0 {
+		return pass(score, fmt.Sprintf("none of %s called (%s in %s)", quoteList(uniq(names)), plural(len(sc.calls), "call"), sc.label())), nil
+	}
+	return fail(score, strings.Join(problems, "; "), sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
+}
+
+// ToolCallSequence passes when the tools of Sequence were called in that
+// order, other calls allowed in between (an ordered subsequence of the
+// calls). Score is the length of the longest matched prefix of Sequence over
+// its length. The failure names the first step not found — never called, or
+// called only before the step it should follow — and shows the calls in order:
+//
+//	step 2 "issue_refund" not called after step 1 "get_order_details" (call 3)
+//	called: get_user_details → issue_refund → get_order_details
+//
+// Scope defaults to Session. An empty sequence or name is an error
+// (*ParamError).
+//
+// Registry type "tool_call_sequence", params: sequence, scope. As PromptKit's
+// tool_call_sequence.
+type ToolCallSequence struct {
+	Sequence []string
+	Scope    Scope
+}
+
+func buildToolCallSequence(p *params) (Check, error) {
+	var c ToolCallSequence
+	var err error
+	if c.Sequence, _, err = p.strs(true, "sequence"); err != nil {
+		return nil, err
+	}
+	c.Scope, err = p.scope()
+	return c, err
+}
+
+func (c ToolCallSequence) validate() error {
+	if err := toolNames("tool_call_sequence", "sequence", c.Sequence, true); err != nil {
+		return err
+	}
+	return checkScope("tool_call_sequence", c.Scope)
+}
+
+// Check implements Check.
+func (c ToolCallSequence) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	sc, err := scopedCalls("tool_call_sequence", tr, c.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	// Taking the earliest call for each step is optimal for subsequences:
+	// it leaves the most calls for the steps that follow.
+	at := make([]int, 0, len(c.Sequence)) // call index of each matched step
+	for i, call := range sc.calls {
+		if len(at) < len(c.Sequence) && call.Name == c.Sequence[len(at)] {
+			at = append(at, i)
+		}
+	}
+	score := ratio(len(at), len(c.Sequence))
+	if len(at) == len(c.Sequence) {
+		nums := make([]string, len(at))
+		for i, a := range at {
+			nums[i] = fmt.Sprint(a + 1)
+		}
+		return pass(score, fmt.Sprintf("sequence of %s found at calls %s", plural(len(at), "step"), strings.Join(nums, ", "))), nil
+	}
+	step := len(at)
+	name := c.Sequence[step]
+	var summary string
+	switch {
+	case callCounts(sc.calls)[name] == 0:
+		summary = fmt.Sprintf("step %d %q never called", step+1, name)
+	default: // called, but only before the previous step's call
+		summary = fmt.Sprintf("step %d %q not called after step %d %q (call %d)", step+1, name, step, c.Sequence[step-1], at[step-1]+1)
+	}
+	return fail(score, summary, sc.withScope([]Detail{sequenceDetail(sc.calls)})...), nil
+}
+
+// ToolCallCount passes when the number of calls to Tool — or of all calls
+// when Tool is empty — is within Min and Max, both inclusive; either may be
+// nil for no bound. Score is 1 within bounds; below Min it is count/Min and
+// above Max it is Max/count (0 when Max is 0). Every call counts, errored or
+// not. Scope defaults to Session.
+//
+// Errors (*ParamError): neither Min nor Max set (PromptKit passes such a
+// check vacuously), a negative bound, or Min above Max.
+//
+// Registry type "tool_call_count", params: tool, min, max, scope. As
+// PromptKit's tool_call_count.
+type ToolCallCount struct {
+	Tool     string
+	Min, Max *int
+	Scope    Scope
+}
+
+func buildToolCallCount(p *params) (Check, error) {
+	var c ToolCallCount
+	var err error
+	if c.Tool, _, err = p.str(false, "tool"); err != nil {
+		return nil, err
+	}
+	if c.Min, err = optCount(p, "min"); err != nil {
+		return nil, err
+	}
+	if c.Max, err = optCount(p, "max"); err != nil {
+		return nil, err
+	}
+	c.Scope, err = p.scope()
+	return c, err
+}
+
+func (c ToolCallCount) validate() error {
+	if c.Min == nil && c.Max == nil {
+		return paramErr("tool_call_count", "min", "give min, max or both: without a bound the check passes whatever was called")
+	}
+	if err := bounds("tool_call_count", "min", "max", c.Min, c.Max); err != nil {
+		return err
+	}
+	return checkScope("tool_call_count", c.Scope)
+}
+
+// Check implements Check.
+func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	sc, err := scopedCalls("tool_call_count", tr, c.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	n := len(sc.calls)
+	got := plural(n, "tool call")
+	if c.Tool != "" {
+		n = callCounts(sc.calls)[c.Tool]
+		got = fmt.Sprintf("%q called %s", c.Tool, times(n))
+	}
+	summary := got + ", want " + boundsText(c.Min, c.Max)
+	switch {
+	case c.Min != nil && n < *c.Min:
+		return fail(ratio(n, *c.Min), summary, sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
+	case c.Max != nil && n > *c.Max:
+		return fail(ratio(*c.Max, n), summary, sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
+	}
+	return pass(1, summary), nil
+}
+
+// NoToolErrors passes when no tool call in the scope got an error result
+// (ToolResult.IsError, as the transcript's format reports it; τ-bench's
+// "Error: " results count). Tools, when given, limits the check to calls of
+// those tools. A call without a result is not an error: the check judges what
+// the tools answered, and a call cut off by the token limit, say, never
+// reached its tool. No calls at all passes.
+//
+// Score is 1 − errors/calls, over the calls considered (after the Tools
+// filter; PromptKit divides by all calls). The failure lists each failed call
+// with an excerpt of its result, at most 10, then how many more:
+//
+//	error: book_reservation (call 3): "Error: not enough seats"
+//
+// Scope defaults to Session. An empty name in Tools is an error
+// (*ParamError).
+//
+// Registry type "no_tool_errors", params: tools (or tool_names), scope. As
+// PromptKit's no_tool_errors.
+type NoToolErrors struct {
+	Tools []string
+	Scope Scope
+}
+
+func buildNoToolErrors(p *params) (Check, error) {
+	var c NoToolErrors
+	var err error
+	if c.Tools, _, err = p.strs(false, "tools", "tool_names"); err != nil {
+		return nil, err
+	}
+	c.Scope, err = p.scope()
+	return c, err
+}
+
+func (c NoToolErrors) validate() error {
+	if err := toolNames("no_tool_errors", "tools", c.Tools, false); err != nil {
+		return err
+	}
+	return checkScope("no_tool_errors", c.Scope)
+}
+
+// Check implements Check.
+func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	sc, err := scopedCalls("no_tool_errors", tr, c.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	only := map[string]bool{}
+	for _, t := range c.Tools {
+		only[t] = true
+	}
+	const maxListed = 10
+	var details []Detail
+	considered, failed, noResult := 0, 0, 0
+	for i, call := range sc.calls {
+		if len(only) > 0 && !only[call.Name] {
+			continue
+		}
+		considered++
+		switch {
+		case call.Result == nil:
+			noResult++
+		case call.Result.IsError:
+			failed++
+			if failed <= maxListed {
+				details = append(details, Detail{"error", fmt.Sprintf("%s (call %d): %s", call.Name, i+1, excerpt(call.Result.Content))})
+			}
+		}
+	}
+	score := 1 - ratio(failed, considered)
+	what := plural(considered, "tool call")
+	if len(only) > 0 {
+		what += " to " + quoteList(c.Tools)
+	}
+	if failed == 0 {
+		summary := "no errors in " + what
+		if noResult > 0 {
+			summary += fmt.Sprintf(" (%d without a result)", noResult)
+		}
+		return pass(score, summary), nil
+	}
+	if failed > maxListed {
+		details = append(details, Detail{"error", fmt.Sprintf("… and %d more", failed-maxListed)})
+	}
+	return fail(score, fmt.Sprintf("%d of %s failed", failed, what), sc.withScope(details)...), nil
+}
+
+// toolScope is the tool calls a check reads, with the messages they come from.
+type toolScope struct {
+	calls []evalkit.ToolCall
+	msgs  []evalkit.Message
+	turn  bool
+	start int // index in Transcript.Messages of msgs[0]
+}
+
+// scopedCalls returns the calls of the whole transcript (Session, the
+// default for tool checks) or of its last turn. It wraps ErrNoOutput for a
+// nil transcript; no calls, or no last turn, is an empty scope.
+func scopedCalls(check string, tr *evalkit.Transcript, s Scope) (toolScope, error) {
+	if tr == nil {
+		return toolScope{}, fmt.Errorf("%s: %w: the transcript is nil", check, ErrNoOutput)
+	}
+	if s.or(Session) == Session {
+		return toolScope{calls: tr.ToolCalls(), msgs: tr.Messages}, nil
+	}
+	t, ok := tr.LastTurn()
+	if !ok {
+		return toolScope{turn: true, start: -1}, nil
+	}
+	return toolScope{calls: t.ToolCalls(), msgs: t.Messages, turn: true, start: t.Start}, nil
+}
+
+func (s toolScope) label() string {
+	if s.turn {
+		return "the last turn"
+	}
+	return "the transcript"
+}
+
+// withScope adds a "scope" line to a failure's details when the check read
+// only the last turn, so a call made earlier is not mistaken for missing.
+func (s toolScope) withScope(details []Detail) []Detail {
+	switch {
+	case !s.turn:
+		return details
+	case s.start < 0:
+		return append(details, Detail{"scope", "last turn: the transcript has no assistant message"})
+	}
+	return append(details, Detail{"scope", fmt.Sprintf("last turn (messages %d-%d)", s.start, s.start+len(s.msgs)-1)})
+}
+
+// message returns the assistant message that made call i of the scope.
+func (s toolScope) message(i int) (evalkit.Message, bool) {
+	for _, m := range s.msgs {
+		if m.Role != evalkit.RoleAssistant {
+			continue
+		}
+		if i < len(m.ToolCalls) {
+			return m, true
+		}
+		i -= len(m.ToolCalls)
+	}
+	return evalkit.Message{}, false
+}
+
+// calledDetail lists the calls as the failure messages show them:
+// "get_order_details ×1, get_user_details ×2", sorted by name.
+func calledDetail(calls []evalkit.ToolCall) Detail {
+	if len(calls) == 0 {
+		return Detail{"called", "none"}
+	}
+	counts := callCounts(calls)
+	names := make([]string, 0, len(counts))
+	for n := range counts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	const maxNames = 20
+	parts := make([]string, 0, min(len(names), maxNames)+1)
+	for i, n := range names {
+		if i == maxNames {
+			parts = append(parts, fmt.Sprintf("… and %d more tools", len(names)-maxNames))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s ×%d", toolName(n), counts[n]))
+	}
+	return Detail{"called", strings.Join(parts, ", ")}
+}
+
+// sequenceDetail lists the calls in order: "a → b → c", bounded.
+func sequenceDetail(calls []evalkit.ToolCall) Detail {
+	if len(calls) == 0 {
+		return Detail{"called", "none"}
+	}
+	const maxSteps = 30
+	parts := make([]string, 0, min(len(calls), maxSteps)+1)
+	for i, c := range calls {
+		if i == maxSteps {
+			parts = append(parts, fmt.Sprintf("… (%d more)", len(calls)-maxSteps))
+			break
+		}
+		parts = append(parts, toolName(c.Name))
+	}
+	return Detail{"called", strings.Join(parts, " → ")}
+}
+
+func toolName(n string) string {
+	if n == "" {
+		return "(no name)"
+	}
+	return n
+}
+
+func callCounts(calls []evalkit.ToolCall) map[string]int {
+	counts := make(map[string]int, len(calls))
+	for _, c := range calls {
+		counts[c.Name]++
+	}
+	return counts
+}
+
+// hasArgs reports whether a call's arguments decode to a non-empty object.
+func hasArgs(c evalkit.ToolCall) bool {
+	args, err := c.Arguments()
+	return err == nil && len(args) > 0
+}
+
+type nameCount struct {
+	name string
+	n    int
+}
+
+// countNames counts each name in a list, in order of first appearance.
+func countNames(names []string) []nameCount {
+	var out []nameCount
+	at := map[string]int{}
+	for _, n := range names {
+		if i, ok := at[n]; ok {
+			out[i].n++
+			continue
+		}
+		at[n] = len(out)
+		out = append(out, nameCount{n, 1})
+	}
+	return out
+}
+
+func uniq(names []nameCount) []string {
+	out := make([]string, len(names))
+	for i, t := range names {
+		out[i] = t.name
+	}
+	return out
+}
+
+// toolNames rejects an empty list (when required) and empty names.
+func toolNames(check, param string, names []string, required bool) error {
+	if required && len(names) == 0 {
+		return paramErr(check, param, "empty list: give at least one tool name")
+	}
+	for i, n := range names {
+		if n == "" {
+			return paramErr(check, param, "item %d is empty: want a tool name", i)
+		}
+	}
+	return nil
+}
+
+func checkScope(check string, s Scope) error {
+	switch s {
+	case DefaultScope, Turn, Session:
+		return nil
+	}
+	return paramErr(check, "scope", "want Turn or Session, got %v", s)
+}
+
+// bounds rejects negative bounds and lo > hi.
+func bounds(check, loName, hiName string, lo, hi *int) error {
+	if lo != nil && *lo < 0 {
+		return paramErr(check, loName, "want a whole number >= 0, got %d", *lo)
+	}
+	if hi != nil && *hi < 0 {
+		return paramErr(check, hiName, "want a whole number >= 0, got %d", *hi)
+	}
+	if lo != nil && hi != nil && *lo > *hi {
+		return paramErr(check, loName, "%s %d is more than %s %d", loName, *lo, hiName, *hi)
+	}
+	return nil
+}
+
+// boundsText says an inclusive range: "exactly 2", "1..3", "at least 1",
+// "at most 2".
+func boundsText(lo, hi *int) string {
+	switch {
+	case lo != nil && hi != nil && *lo == *hi:
+		return fmt.Sprintf("exactly %d", *lo)
+	case lo != nil && hi != nil:
+		return fmt.Sprintf("%d..%d", *lo, *hi)
+	case lo != nil:
+		return fmt.Sprintf("at least %d", *lo)
+	case hi != nil:
+		return fmt.Sprintf("at most %d", *hi)
+	}
+	return "any number"
+}
+
+// optCount reads an optional whole-number parameter as a pointer: nil when
+// absent, so that 0 can be a bound.
+func optCount(p *params, name string) (*int, error) {
+	n, ok, err := p.count(name)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &n, nil
+}
+
+func times(n int) string {
+	if n == 1 {
+		return "1 time"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

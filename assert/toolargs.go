@@ -1,0 +1,562 @@
+package assert
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
+)
+
+// ExpectedCall is one call ToolArgs looks for: a tool and a subset of the
+// arguments it must have been called with.
+type ExpectedCall struct {
+	// Tool is the tool's name.
+	Tool string
+	// Args holds the arguments the call must have, JSON-shaped: any value
+	// encoding/json can encode, compared after a round trip through it.
+	// Nil or empty matches a call with any arguments that decode to an
+	// object, including none ("", "{}" or null).
+	Args map[string]any
+}
+
+// ToolArgs passes when the tool Tool was called with arguments that include
+// Args, or, with Calls, when each expected call matches its own actual call.
+//
+// Matching is by subset: every key of the expected arguments must be present
+// with an equal value; keys the call has beyond them are ignored. Values are
+// compared after normalization through encoding/json, so 5 and 5.0 are equal
+// (numbers are float64, as everywhere in evalkit), but nothing is coerced:
+// "5" is not 5 and "true" is not true. Nested objects match by the same
+// subset rule; arrays must have the same length and order, element by element
+// matched by the same rule. A call whose arguments are not valid JSON (cut
+// off by the token limit, say) or are valid JSON but not an object can match
+// nothing, not even empty Args.
+//
+// With several expected calls each must consume a distinct actual call, so
+// two expected searches need two searches, however alike (matching calls by
+// value would count one call twice). The assignment is a maximum bipartite
+// matching, so it is found whenever one exists, whatever the order of the
+// calls. Score is the fraction of expected calls matched.
+//
+// A failure says why for each unmatched expected call: the tool was never
+// called; its matching calls are taken by other expected calls; or, for the
+// closest call to the tool (fewest differences, the latest on a tie), what
+// differs, got before want, with a go-cmp diff of the expected arguments
+// against that call's arguments projected onto the expected keys:
+//
+//	issue_refund (call 4): order_id: got "#W124", want "#W123"
+//	get_forecast (call 1): arguments are not valid JSON: unexpected end of input (cut off?)
+//
+// Scope defaults to Session. Errors (*ParamError): no tool name, both Tool
+// and Calls, an empty Calls entry, or expected arguments that encoding/json
+// cannot encode.
+//
+// Registry type "tool_args" ("tool_args_session" fixes Session scope),
+// params: tool_name with expected_args (required; {} matches any arguments),
+// or calls: a list of {tool_name (or name), expected_args (or args)}; scope.
+// As PromptKit's tool_args, which matches one call and reads only the
+// current turn.
+type ToolArgs struct {
+	Tool  string
+	Args  map[string]any
+	Calls []ExpectedCall
+	Scope Scope
+}
+
+func buildToolArgs(p *params) (Check, error) {
+	var c ToolArgs
+	var hasTool, hasArgs bool
+	var err error
+	if c.Tool, hasTool, err = p.str(false, "tool_name"); err != nil {
+		return nil, err
+	}
+	if c.Args, hasArgs, err = p.object(false, "expected_args"); err != nil {
+		return nil, err
+	}
+	list, hasCalls, err := p.value("calls")
+	if err != nil {
+		return nil, err
+	}
+	if c.Scope, err = p.scope(); err != nil {
+		return nil, err
+	}
+	// An unknown name (say "args" for expected_args) explains a missing
+	// parameter better than "required" does, so report it first.
+	if err := p.finish(); err != nil {
+		return nil, err
+	}
+	switch {
+	case hasCalls && (hasTool || hasArgs):
+		return nil, p.err("calls", "give either tool_name with expected_args, or calls, not both")
+	case hasCalls:
+		if c.Calls, err = expectedCalls(p, list); err != nil {
+			return nil, err
+		}
+	case !hasTool:
+		return nil, p.err("tool_name", "required: want a tool name (or give calls)")
+	case !hasArgs:
+		return nil, p.err("expected_args", "required: want an object ({} matches any arguments)")
+	}
+	return c, nil
+}
+
+// expectedCalls reads the list form of tool_args; errors name the entry, as
+// in calls[1].expected_args.
+func expectedCalls(p *params, v any) ([]ExpectedCall, error) {
+	items, ok := v.([]any)
+	if !ok {
+		norm, err := normalizeJSON(v)
+		if items, ok = norm.([]any); err != nil || !ok {
+			return nil, p.err("calls", "want a list of {tool_name, expected_args}, got %s", kindOf(v))
+		}
+	}
+	if len(items) == 0 {
+		return nil, p.err("calls", "empty list: give at least one expected call")
+	}
+	calls := make([]ExpectedCall, len(items))
+	for i, it := range items {
+		entry := fmt.Sprintf("calls[%d]", i)
+		m, ok := it.(map[string]any)
+		if !ok {
+			norm, err := normalizeJSON(it)
+			if m, ok = norm.(map[string]any); err != nil || !ok {
+				return nil, p.err(entry, "want an object {tool_name, expected_args}, got %s", kindOf(it))
+			}
+		}
+		sub := newParams(p.check, m)
+		var err error
+		if calls[i].Tool, _, err = sub.str(true, "tool_name", "name"); err == nil {
+			if calls[i].Args, _, err = sub.object(true, "expected_args", "args"); err == nil {
+				err = sub.finish()
+			}
+		}
+		if pe, ok := err.(*ParamError); ok {
+			pe.Param = entry + "." + pe.Param
+			if strings.HasPrefix(pe.Msg, "required: want an object") {
+				pe.Msg += " ({} matches any arguments)"
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return calls, nil
+}
+
+func (c ToolArgs) validate() error {
+	_, err := c.expected()
+	return err
+}
+
+// wantCall is an expected call with its arguments normalized.
+type wantCall struct {
+	tool string
+	args map[string]any
+}
+
+func (w wantCall) label() string { return w.tool + " " + jsonValue(w.args, 120) }
+
+// expected validates the check and normalizes its expected calls.
+func (c ToolArgs) expected() ([]wantCall, error) {
+	const check = "tool_args"
+	if err := checkScope(check, c.Scope); err != nil {
+		return nil, err
+	}
+	if len(c.Calls) > 0 && (c.Tool != "" || c.Args != nil) {
+		return nil, paramErr(check, "calls", "give either Tool with Args, or Calls, not both")
+	}
+	calls, prefix := c.Calls, "calls[%d]."
+	if len(calls) == 0 {
+		if c.Tool == "" {
+			return nil, paramErr(check, "tool_name", "required: want a tool name (or give calls)")
+		}
+		calls, prefix = []ExpectedCall{{Tool: c.Tool, Args: c.Args}}, ""
+	}
+	want := make([]wantCall, len(calls))
+	for i, ec := range calls {
+		at := prefix
+		if at != "" {
+			at = fmt.Sprintf(prefix, i)
+		}
+		if ec.Tool == "" {
+			return nil, paramErr(check, at+"tool_name", "empty: want a tool name")
+		}
+		want[i] = wantCall{tool: ec.Tool, args: map[string]any{}}
+		if len(ec.Args) == 0 {
+			continue
+		}
+		norm, err := normalizeJSON(ec.Args)
+		if err != nil {
+			return nil, paramErr(check, at+"expected_args", "not representable as JSON: %v", err)
+		}
+		want[i].args = norm.(map[string]any) // a non-empty map encodes as an object
+	}
+	return want, nil
+}
+
+// decodedArgs is a call's arguments decoded once per check.
+type decodedArgs struct {
+	args map[string]any
+	err  error
+	done bool
+}
+
+// Check implements Check.
+func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	want, err := c.expected()
+	if err != nil {
+		return Result{}, err
+	}
+	sc, err := scopedCalls("tool_args", tr, c.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	decoded := make([]decodedArgs, len(sc.calls))
+	args := func(i int) decodedArgs {
+		if d := &decoded[i]; !d.done {
+			d.args, d.err = sc.calls[i].Arguments()
+			d.done = true
+		}
+		return decoded[i]
+	}
+	adj := make([][]int, len(want)) // expected call -> the calls it matches
+	for e, w := range want {
+		for i, call := range sc.calls {
+			if call.Name != w.tool {
+				continue
+			}
+			if d := args(i); d.err == nil && subset(w.args, d.args) {
+				adj[e] = append(adj[e], i)
+			}
+		}
+	}
+	assigned, owner := matchCalls(adj, len(sc.calls))
+	matched := 0
+	for _, a := range assigned {
+		if a >= 0 {
+			matched++
+		}
+	}
+	score := ratio(matched, len(want))
+	if matched == len(want) {
+		if len(want) == 1 {
+			return pass(score, fmt.Sprintf("%s (call %d) matches", want[0].tool, assigned[0]+1)), nil
+		}
+		nums := make([]string, len(assigned))
+		for e, a := range assigned {
+			nums[e] = strconv.Itoa(a + 1)
+		}
+		return pass(score, fmt.Sprintf("all %d expected calls matched (calls %s)", len(want), strings.Join(nums, ", "))), nil
+	}
+
+	var (
+		summary string
+		details []Detail
+		diff    string
+		shown   bool // whether the details already show a call's arguments
+	)
+	if len(want) > 1 {
+		summary = fmt.Sprintf("matched %d of %d expected calls", matched, len(want))
+	}
+	for e, w := range want {
+		if assigned[e] >= 0 {
+			continue
+		}
+		var x explanation
+		switch {
+		case len(adj[e]) > 0:
+			x = takenExplanation(w, adj[e], want, owner)
+		default:
+			x = closestExplanation(w, sc, args)
+		}
+		if len(want) == 1 {
+			summary = x.reason
+		} else {
+			details = append(details, Detail{"unmatched", w.label() + ": " + x.reason})
+		}
+		if !shown && len(x.details) > 0 {
+			details = append(details, x.details...)
+			diff, shown = x.diff, true
+		}
+	}
+	res := fail(score, summary, sc.withScope(append(details, calledDetail(sc.calls)))...)
+	res.Diff = diff
+	return res, nil
+}
+
+// explanation says why an expected call matched no call.
+type explanation struct {
+	reason  string
+	details []Detail
+	diff    string
+}
+
+// takenExplanation explains an expected call whose matching calls all went
+// to other expected calls.
+func takenExplanation(w wantCall, calls []int, want []wantCall, owner []int) explanation {
+	if len(calls) == 1 {
+		return explanation{reason: fmt.Sprintf("its only matching call (call %d) is taken by %s; each expected call needs a call of its own", calls[0]+1, want[owner[calls[0]]].label())}
+	}
+	nums := make([]string, len(calls))
+	for i, a := range calls {
+		nums[i] = strconv.Itoa(a + 1)
+	}
+	return explanation{reason: fmt.Sprintf("its matching calls (calls %s) are taken by other expected calls; each expected call needs a call of its own", strings.Join(nums, ", "))}
+}
+
+// closestExplanation explains an expected call that no call matches, from
+// the call to its tool that comes closest.
+func closestExplanation(w wantCall, sc toolScope, args func(int) decodedArgs) explanation {
+	best, bestDiffs, unreadable, candidates := -1, []string(nil), 0, 0
+	for i, call := range sc.calls {
+		if call.Name != w.tool {
+			continue
+		}
+		candidates++
+		d := args(i)
+		if d.err != nil {
+			unreadable++
+			if best < 0 || args(best).err != nil {
+				best = i
+			}
+			continue
+		}
+		diffs := argDiffs(w.args, d.args, "", nil)
+		if best < 0 || args(best).err != nil || len(diffs) <= len(bestDiffs) {
+			best, bestDiffs = i, diffs
+		}
+	}
+	if best < 0 {
+		return explanation{reason: fmt.Sprintf("%q was not called", w.tool)}
+	}
+	call := sc.calls[best]
+	subject := fmt.Sprintf("%s (call %d)", w.tool, best+1)
+	var x explanation
+	if d := args(best); d.err != nil {
+		x.reason = subject + ": " + strings.Replace(d.err.Error(), "arguments of "+call.Name+" are", "arguments are", 1)
+	} else {
+		x.reason = subject + ": " + bestDiffs[0]
+		if more := len(bestDiffs) - 1; more > 0 {
+			x.reason += " (and " + plural(more, "more difference") + ")"
+		}
+		x.diff = cmp.Diff(w.args, project(w.args, d.args))
+	}
+	x.details = append(x.details, Detail{"args", fmt.Sprintf("call %d: %s", best+1, rawArgs(call.Args))})
+	if m, ok := sc.message(best); ok && m.FinishReason == "length" {
+		x.details = append(x.details, Detail{"finish reason", "length: the model hit its token limit in this message"})
+	}
+	if candidates > 1 {
+		note := fmt.Sprintf("%d calls to %s, none matches; showing call %d", candidates, w.tool, best+1)
+		if unreadable > 0 {
+			note += fmt.Sprintf(" (%d with unreadable arguments)", unreadable)
+		}
+		x.details = append(x.details, Detail{"note", note})
+	}
+	return x
+}
+
+// matchCalls finds a maximum matching between expected calls and actual
+// calls by augmenting paths (Kuhn's algorithm): adj[e] lists the calls
+// expected call e matches. It returns, for each expected call, its call (or
+// -1) and, for each call, its expected call (or -1). Expected calls are
+// served in order and calls tried in order, so the assignment is stable.
+func matchCalls(adj [][]int, n int) (assigned, owner []int) {
+	assigned, owner = make([]int, len(adj)), make([]int, n)
+	for i := range owner {
+		owner[i] = -1
+	}
+	seen := make([]bool, n)
+	var augment func(e int) bool
+	augment = func(e int) bool {
+		for _, a := range adj[e] {
+			if seen[a] {
+				continue
+			}
+			seen[a] = true
+			if owner[a] < 0 || augment(owner[a]) {
+				owner[a] = e
+				return true
+			}
+		}
+		return false
+	}
+	for e := range adj {
+		clear(seen)
+		augment(e)
+	}
+	for e := range assigned {
+		assigned[e] = -1
+	}
+	for a, e := range owner {
+		if e >= 0 {
+			assigned[e] = a
+		}
+	}
+	return assigned, owner
+}
+
+// subset reports whether got holds want: objects by subset, arrays element
+// by element, scalars by equality without coercion. Both are JSON-shaped
+// (nil, bool, float64, string, []any, map[string]any).
+func subset(want, got any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, wv := range w {
+			gv, present := g[k]
+			if !present || !subset(wv, gv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !subset(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return scalarEqual(want, got)
+}
+
+func scalarEqual(want, got any) bool {
+	switch w := want.(type) {
+	case nil:
+		return got == nil
+	case string:
+		g, ok := got.(string)
+		return ok && g == w
+	case float64:
+		g, ok := got.(float64)
+		return ok && g == w
+	case bool:
+		g, ok := got.(bool)
+		return ok && g == w
+	}
+	return false
+}
+
+// argDiffs appends to out how got falls short of want, one line per
+// difference, got before want: `order_id: got "#W124", want "#W123"`.
+func argDiffs(want, got any, path string, out []string) []string {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return append(out, fmt.Sprintf("%s: got %s, want an object", pathText(path), jsonValue(got, 60)))
+		}
+		keys := make([]string, 0, len(w))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			at := k
+			if path != "" {
+				at = path + "." + k
+			}
+			gv, present := g[k]
+			if !present {
+				out = append(out, fmt.Sprintf("%s: missing, want %s", at, jsonValue(w[k], 60)))
+				continue
+			}
+			out = argDiffs(w[k], gv, at, out)
+		}
+		return out
+	case []any:
+		g, ok := got.([]any)
+		switch {
+		case !ok:
+			return append(out, fmt.Sprintf("%s: got %s, want a list of %d", pathText(path), jsonValue(got, 60), len(w)))
+		case len(g) != len(w):
+			return append(out, fmt.Sprintf("%s: got %d items, want %d", pathText(path), len(g), len(w)))
+		}
+		for i := range w {
+			out = argDiffs(w[i], g[i], fmt.Sprintf("%s[%d]", path, i), out)
+		}
+		return out
+	}
+	if !scalarEqual(want, got) {
+		out = append(out, fmt.Sprintf("%s: got %s, want %s", pathText(path), jsonValue(got, 60), jsonValue(want, 60)))
+	}
+	return out
+}
+
+func pathText(path string) string {
+	if path == "" {
+		return "arguments"
+	}
+	return path
+}
+
+// project keeps of got what want speaks about: an object's expected keys,
+// recursively, so a diff shows the differences and not the call's other
+// arguments.
+func project(want, got any) any {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return got
+		}
+		out := make(map[string]any, len(w))
+		for k, wv := range w {
+			if gv, present := g[k]; present {
+				out[k] = project(wv, gv)
+			}
+		}
+		return out
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return got
+		}
+		out := make([]any, len(g))
+		for i := range g {
+			out[i] = project(w[i], g[i])
+		}
+		return out
+	}
+	return got
+}
+
+// jsonValue renders a JSON-shaped value compactly (keys sorted, no HTML
+// escaping), bounded to about max bytes.
+func jsonValue(v any, max int) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return textnorm.Excerpt(strings.TrimSuffix(b.String(), "\n"), max)
+}
+
+// rawArgs shows a call's arguments as the model wrote them: valid JSON
+// compacted, anything else quoted so a cut-off or odd value shows exactly.
+func rawArgs(raw json.RawMessage) string {
+	var b bytes.Buffer
+	switch {
+	case len(bytes.TrimSpace(raw)) == 0:
+		return "none"
+	case json.Compact(&b, raw) == nil:
+		return textnorm.Excerpt(b.String(), maxQuote)
+	}
+	return excerpt(string(raw))
+}

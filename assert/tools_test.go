@@ -1,0 +1,344 @@
+package assert_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	testify "github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/assert"
+)
+
+// toolStep is one tool call in a test transcript and the tool's answer.
+type toolStep struct {
+	name string
+	// args is the arguments as the model wrote them (may be invalid JSON);
+	// "" for none.
+	args    string
+	result  string // "ok" when empty
+	isError bool
+	// noResult leaves the call unanswered.
+	noResult bool
+}
+
+// toolTranscript is one turn: a user message, then each step as an
+// assistant call answered by its tool, then a closing assistant message.
+func toolTranscript(steps ...toolStep) *evalkit.Transcript {
+	return toolTurns(steps)
+}
+
+// toolTurns is a transcript of several turns, one per list of steps.
+func toolTurns(turns ...[]toolStep) *evalkit.Transcript {
+	tr := &evalkit.Transcript{}
+	n := 0
+	for t, steps := range turns {
+		tr.Messages = append(tr.Messages, evalkit.Message{Role: evalkit.RoleUser, Content: fmt.Sprintf("request %d", t+1)})
+		for _, s := range steps {
+			n++
+			id := fmt.Sprintf("call_%d", n)
+			call := evalkit.ToolCall{ID: id, Name: s.name}
+			if s.args != "" {
+				call.Args = []byte(s.args)
+			}
+			tr.Messages = append(tr.Messages, evalkit.Message{Role: evalkit.RoleAssistant, ToolCalls: []evalkit.ToolCall{call}})
+			if s.noResult {
+				continue
+			}
+			result := s.result
+			if result == "" {
+				result = "ok"
+			}
+			tr.Messages = append(tr.Messages, evalkit.Message{Role: evalkit.RoleTool, ToolCallID: id, Name: s.name, Content: result, IsError: s.isError})
+		}
+		tr.Messages = append(tr.Messages, evalkit.Message{Role: evalkit.RoleAssistant, Content: "Done."})
+	}
+	return tr
+}
+
+// toolCalls is a transcript calling each named tool once, without arguments.
+func toolCalls(names ...string) *evalkit.Transcript {
+	steps := make([]toolStep, len(names))
+	for i, n := range names {
+		steps[i] = toolStep{name: n}
+	}
+	return toolTranscript(steps...)
+}
+
+func toolInt(n int) *int { return &n }
+
+// toolCase is one registry-driven case: the check type, its params, the
+// transcript, and what the result must be.
+type toolCase struct {
+	name    string
+	tr      *evalkit.Transcript
+	check   string
+	params  map[string]any
+	want    outcome
+	summary string // exact Summary, or exact error text for ERROR; "" skips
+	score   *float64
+	details []assert.Detail // exact Details when non-nil
+	param   string          // for ERROR: the *ParamError's Param, when set
+}
+
+func runToolCases(t *testing.T, cases []toolCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := assert.Eval(context.Background(), tc.check, tc.tr, tc.params)
+			require.Equal(t, tc.want, outcomeOf(res, err), "result %+v, error %v", res, err)
+			if tc.summary != "" {
+				if err != nil {
+					testify.Equal(t, tc.summary, err.Error())
+				} else {
+					testify.Equal(t, tc.summary, res.Summary)
+				}
+			}
+			if tc.score != nil {
+				testify.InDelta(t, *tc.score, res.Score, 1e-9)
+			}
+			if tc.details != nil {
+				testify.Equal(t, tc.details, res.Details)
+			}
+			if tc.param != "" {
+				var pe *assert.ParamError
+				require.True(t, errors.As(err, &pe), "want a *ParamError, got %v", err)
+				testify.Equal(t, tc.param, pe.Param)
+			}
+		})
+	}
+}
+
+func TestToolsCalled(t *testing.T) {
+	refund := toolTranscript(
+		toolStep{name: "get_user_details", args: `{"user_id":"u1"}`},
+		toolStep{name: "get_order_details", args: `{"order_id":"#W123"}`},
+		toolStep{name: "get_user_details", args: `{"user_id":"u1"}`},
+	)
+	runToolCases(t, []toolCase{
+		{name: "all called", tr: refund, check: "tools_called",
+			params: map[string]any{"tool_names": []any{"get_order_details", "get_user_details"}}, want: PASS,
+			summary: "called get_order_details ×1, get_user_details ×2", score: ptr(1)},
+		{name: "one missing", tr: refund, check: "tools_called",
+			params: map[string]any{"tool_names": []any{"get_order_details", "issue_refund"}}, want: FAIL,
+			summary: `missing "issue_refund"`, score: ptr(0.5),
+			details: []assert.Detail{{Label: "called", Text: "get_order_details ×1, get_user_details ×2"}}},
+		{name: "tools alias, one string", tr: refund, check: "tools_called", params: map[string]any{"tools": "get_order_details"}, want: PASS},
+		{name: "tool_called alias", tr: refund, check: "tool_called", params: map[string]any{"tools": []any{"issue_refund"}}, want: FAIL, summary: `missing "issue_refund"`},
+		{name: "no calls fails, not an error", tr: toolCalls(), check: "tools_called",
+			params: map[string]any{"tools": []any{"search"}}, want: FAIL, summary: `missing "search"`, score: ptr(0),
+			details: []assert.Detail{{Label: "called", Text: "none"}}},
+		{name: "an errored call counts", tr: toolTranscript(toolStep{name: "search", result: "Error: timeout", isError: true}),
+			check: "tools_called", params: map[string]any{"tools": []any{"search"}}, want: PASS},
+		{name: "under min_calls", tr: toolCalls("search"), check: "tools_called",
+			params: map[string]any{"tools": []any{"search"}, "min_calls": 2}, want: FAIL,
+			summary: `"search" called 1 time, want at least 2`, score: ptr(0)},
+		{name: "over max_calls zeroes the score", tr: toolCalls("search", "search", "search", "book"), check: "tools_called",
+			params: map[string]any{"tools": []any{"search", "book"}, "max_calls": 2}, want: FAIL,
+			summary: `"search" called 3 times, want at most 2`, score: ptr(0)},
+		{name: "within min and max", tr: toolCalls("search", "search"), check: "tools_called",
+			params: map[string]any{"tools": []any{"search"}, "min_calls": 1, "max_calls": 2}, want: PASS},
+		{name: "two problems", tr: toolCalls("search", "search", "search"), check: "tools_called",
+			params: map[string]any{"tools": []any{"search", "book"}, "max_calls": 2}, want: FAIL,
+			summary: `"search" called 3 times, want at most 2; missing "book"`},
+		{name: "min 0 max 0 forbids, not called", tr: toolCalls("search"), check: "tools_called",
+			params: map[string]any{"tools": []any{"delete"}, "min_calls": 0, "max_calls": 0}, want: PASS},
+		{name: "min 0 max 0 forbids, called", tr: toolCalls("delete"), check: "tools_called",
+			params: map[string]any{"tools": []any{"delete"}, "min_calls": 0, "max_calls": 0}, want: FAIL,
+			summary: `"delete" called 1 time, want at most 0`},
+		{name: "listed twice needs two calls", tr: toolCalls("search"), check: "tools_called",
+			params: map[string]any{"tools": []any{"search", "search"}}, want: FAIL,
+			summary: `"search" called 1 time, want at least 2`, score: ptr(0.5)},
+		{name: "listed twice, called twice", tr: toolCalls("search", "search"), check: "tools_called",
+			params: map[string]any{"tools": []any{"search", "search"}}, want: PASS, score: ptr(1)},
+		{name: "require_args skips calls without arguments", check: "tools_called",
+			tr:     toolTranscript(toolStep{name: "list_open_tickets", args: "{}"}, toolStep{name: "search", args: `{"q":"x"}`}),
+			params: map[string]any{"tools": []any{"list_open_tickets", "search"}, "require_args": true}, want: FAIL,
+			summary: `missing "list_open_tickets"`, score: ptr(0.5),
+			details: []assert.Detail{
+				{Label: "called", Text: "list_open_tickets ×1, search ×1"},
+				{Label: "note", Text: `"list_open_tickets": 1 call without arguments not counted (require_args)`},
+			}},
+		{name: "require_args skips cut-off arguments", check: "tools_called",
+			tr:     toolTranscript(toolStep{name: "get_forecast", args: `{"city": "Ly`, noResult: true}),
+			params: map[string]any{"tools": []any{"get_forecast"}, "require_args": true}, want: FAIL},
+
+		{name: "empty list", tr: refund, check: "tools_called", params: map[string]any{"tools": []any{}}, want: ERROR, param: "tool_names",
+			summary: `tools_called: param "tool_names": empty list: give at least one tool name`},
+		{name: "empty name", tr: refund, check: "tools_called", params: map[string]any{"tools": []any{"search", ""}}, want: ERROR, param: "tool_names"},
+		{name: "no names", tr: refund, check: "tools_called", params: map[string]any{}, want: ERROR, param: "tool_names"},
+		{name: "both aliases", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "tool_names": "b"}, want: ERROR},
+		{name: "min above max", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "min_calls": 3, "max_calls": 2}, want: ERROR,
+			summary: `tools_called: param "min_calls": min_calls 3 is more than max_calls 2`},
+		{name: "max 0 under the default min", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "max_calls": 0}, want: ERROR, param: "max_calls"},
+		{name: "min 0 alone checks nothing", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "min_calls": 0}, want: ERROR, param: "min_calls"},
+		{name: "listed twice over max", tr: refund, check: "tools_called", params: map[string]any{"tools": []any{"a", "a"}, "max_calls": 1}, want: ERROR,
+			summary: `tools_called: param "max_calls": "a" is listed 2 times, so it needs at least 2 calls, more than max_calls 1`},
+		{name: "negative min", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "min_calls": -1}, want: ERROR, param: "min_calls"},
+		{name: "fractional max", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "max_calls": 1.5}, want: ERROR, param: "max_calls"},
+		{name: "require_args not a bool", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "require_args": "yes"}, want: ERROR, param: "require_args"},
+		{name: "unknown param", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "min_call": 2}, want: ERROR, param: "min_call"},
+		{name: "nil transcript", tr: nil, check: "tools_called", params: map[string]any{"tools": "a"}, want: ERROR},
+	})
+}
+
+func TestToolsCalledTyped(t *testing.T) {
+	ctx := context.Background()
+	res, err := assert.ToolsCalled{Tools: []string{"search"}, MinCalls: toolInt(2), MaxCalls: toolInt(3)}.Check(ctx, toolCalls("search", "search"))
+	require.NoError(t, err)
+	testify.True(t, res.Passed)
+
+	_, err = assert.ToolsCalled{}.Check(ctx, toolCalls("search"))
+	var pe *assert.ParamError
+	require.True(t, errors.As(err, &pe), "an empty check is a parameter error: %v", err)
+	testify.Equal(t, "tool_names", pe.Param)
+
+	_, err = assert.ToolsCalled{Tools: []string{"search"}}.Check(ctx, nil)
+	testify.ErrorIs(t, err, assert.ErrNoOutput)
+	testify.EqualError(t, err, "tools_called: no assistant output: the transcript is nil")
+
+	_, err = assert.ToolsCalled{Tools: []string{"search"}, Scope: assert.Scope(9)}.Check(ctx, toolCalls("search"))
+	testify.Error(t, err)
+}
+
+// TestToolScope covers the scope every tool check shares: Session by
+// default, Turn for the calls of the last turn, and the _session aliases.
+func TestToolScope(t *testing.T) {
+	tr := toolTurns(
+		[]toolStep{{name: "get_order_details"}, {name: "issue_refund"}},
+		[]toolStep{{name: "send_email"}},
+	)
+	runToolCases(t, []toolCase{
+		{name: "session by default", tr: tr, check: "tools_called", params: map[string]any{"tools": "issue_refund"}, want: PASS},
+		{name: "turn reads the last turn", tr: tr, check: "tools_called", params: map[string]any{"tools": "issue_refund", "scope": "turn"}, want: FAIL,
+			summary: `missing "issue_refund"`,
+			details: []assert.Detail{{Label: "called", Text: "send_email ×1"}, {Label: "scope", Text: "last turn (messages 6-9)"}}},
+		{name: "turn: the last turn's call", tr: tr, check: "tools_called", params: map[string]any{"tools": "send_email", "scope": "turn"}, want: PASS},
+		{name: "_session alias", tr: tr, check: "tools_called_session", params: map[string]any{"tools": "issue_refund"}, want: PASS},
+		{name: "_session alias, scope session", tr: tr, check: "tools_called_session", params: map[string]any{"tools": "issue_refund", "scope": "session"}, want: PASS},
+		{name: "_session alias contradicted", tr: tr, check: "tools_called_session", params: map[string]any{"tools": "issue_refund", "scope": "turn"}, want: ERROR, param: "scope"},
+		{name: "tools_not_called_session contradicted", tr: tr, check: "tools_not_called_session", params: map[string]any{"tools": "x", "scope": "turn"}, want: ERROR, param: "scope"},
+		{name: "tool_args_session contradicted", tr: tr, check: "tool_args_session", params: map[string]any{"tool_name": "x", "expected_args": map[string]any{}, "scope": "turn"}, want: ERROR, param: "scope"},
+		{name: "bad scope", tr: tr, check: "no_tool_errors", params: map[string]any{"scope": "all"}, want: ERROR, param: "scope"},
+		{name: "not called in the last turn", tr: tr, check: "tools_not_called", params: map[string]any{"tools": "issue_refund", "scope": "turn"}, want: PASS},
+		{name: "sequence within the last turn", tr: tr, check: "tool_call_sequence", params: map[string]any{"sequence": []any{"get_order_details", "send_email"}, "scope": "turn"}, want: FAIL,
+			summary: `step 1 "get_order_details" never called`},
+		{name: "count in the last turn", tr: tr, check: "tool_call_count", params: map[string]any{"max": 1, "scope": "turn"}, want: PASS, summary: "1 tool call, want at most 1"},
+	})
+
+	noAssistant := &evalkit.Transcript{Messages: []evalkit.Message{{Role: evalkit.RoleUser, Content: "hi"}}}
+	res, err := assert.ToolsCalled{Tools: []string{"x"}, Scope: assert.Turn}.Check(context.Background(), noAssistant)
+	require.NoError(t, err, "no last turn means no calls, not an error")
+	testify.False(t, res.Passed)
+	testify.Equal(t, []assert.Detail{{Label: "called", Text: "none"}, {Label: "scope", Text: "last turn: the transcript has no assistant message"}}, res.Details)
+	res, err = assert.NoToolErrors{Scope: assert.Turn}.Check(context.Background(), noAssistant)
+	require.NoError(t, err)
+	testify.True(t, res.Passed)
+}
+
+func TestToolsNotCalled(t *testing.T) {
+	tr := toolCalls("get_order_details", "delete_account", "delete_account")
+	runToolCases(t, []toolCase{
+		{name: "none called", tr: tr, check: "tools_not_called", params: map[string]any{"tool_names": []any{"drop_table", "issue_refund"}}, want: PASS,
+			summary: `none of "drop_table", "issue_refund" called (3 calls in the transcript)`, score: ptr(1)},
+		{name: "one called", tr: tr, check: "tools_not_called", params: map[string]any{"tools": []any{"delete_account", "issue_refund"}}, want: FAIL,
+			summary: `"delete_account" called 2 times, want none`, score: ptr(0.5),
+			details: []assert.Detail{{Label: "called", Text: "delete_account ×2, get_order_details ×1"}}},
+		{name: "no calls", tr: toolCalls(), check: "tools_not_called", params: map[string]any{"tools": "x"}, want: PASS},
+		{name: "session alias", tr: tr, check: "tools_not_called_session", params: map[string]any{"tools": "delete_account"}, want: FAIL},
+		{name: "empty list is an error, not a vacuous pass", tr: tr, check: "tools_not_called_session", params: map[string]any{"tools": []any{}}, want: ERROR, param: "tool_names"},
+		{name: "missing list", tr: tr, check: "tools_not_called", params: nil, want: ERROR, param: "tool_names"},
+		{name: "unknown param", tr: tr, check: "tools_not_called", params: map[string]any{"tools": "x", "max_calls": 1}, want: ERROR, param: "max_calls"},
+	})
+}
+
+func TestToolCallSequence(t *testing.T) {
+	tr := toolCalls("get_user_details", "issue_refund", "get_order_details", "think", "issue_refund")
+	runToolCases(t, []toolCase{
+		{name: "in order with gaps", tr: tr, check: "tool_call_sequence", params: map[string]any{"sequence": []any{"get_user_details", "get_order_details", "issue_refund"}}, want: PASS,
+			summary: "sequence of 3 steps found at calls 1, 3, 5", score: ptr(1)},
+		{name: "out of order", tr: toolCalls("get_user_details", "issue_refund", "get_order_details"), check: "tool_call_sequence",
+			params: map[string]any{"sequence": []any{"get_order_details", "issue_refund"}}, want: FAIL,
+			summary: `step 2 "issue_refund" not called after step 1 "get_order_details" (call 3)`, score: ptr(0.5),
+			details: []assert.Detail{{Label: "called", Text: "get_user_details → issue_refund → get_order_details"}}},
+		{name: "never called", tr: tr, check: "tool_call_sequence", params: map[string]any{"sequence": []any{"get_user_details", "send_email"}}, want: FAIL,
+			summary: `step 2 "send_email" never called`, score: ptr(0.5)},
+		{name: "a repeated step needs two calls", tr: toolCalls("search", "book"), check: "tool_call_sequence", params: map[string]any{"sequence": []any{"search", "search"}}, want: FAIL,
+			summary: `step 2 "search" not called after step 1 "search" (call 1)`},
+		{name: "no calls", tr: toolCalls(), check: "tool_call_sequence", params: map[string]any{"sequence": []any{"search"}}, want: FAIL,
+			summary: `step 1 "search" never called`, score: ptr(0), details: []assert.Detail{{Label: "called", Text: "none"}}},
+		{name: "empty sequence", tr: tr, check: "tool_call_sequence", params: map[string]any{"sequence": []any{}}, want: ERROR, param: "sequence"},
+		{name: "empty step", tr: tr, check: "tool_call_sequence", params: map[string]any{"sequence": []any{"a", ""}}, want: ERROR, param: "sequence"},
+		{name: "steps not strings", tr: tr, check: "tool_call_sequence", params: map[string]any{"sequence": []any{"a", 2}}, want: ERROR, param: "sequence"},
+	})
+
+	long := make([]string, 35)
+	for i := range long {
+		long[i] = "t"
+	}
+	res, err := assert.ToolCallSequence{Sequence: []string{"x"}}.Check(context.Background(), toolCalls(long...))
+	require.NoError(t, err)
+	testify.Equal(t, "t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → t → … (5 more)", res.Details[0].Text)
+}
+
+func TestToolCallCount(t *testing.T) {
+	tr := toolCalls("search", "search", "search", "book")
+	runToolCases(t, []toolCase{
+		{name: "within", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "search", "min": 1, "max": 3}, want: PASS,
+			summary: `"search" called 3 times, want 1..3`, score: ptr(1)},
+		{name: "over max", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "search", "min": 1, "max": 2}, want: FAIL,
+			summary: `"search" called 3 times, want 1..2`, score: ptr(2.0 / 3),
+			details: []assert.Detail{{Label: "called", Text: "book ×1, search ×3"}}},
+		{name: "under min", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "book", "min": 2}, want: FAIL,
+			summary: `"book" called 1 time, want at least 2`, score: ptr(0.5)},
+		{name: "exactly", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "book", "min": 1, "max": 1}, want: PASS, summary: `"book" called 1 time, want exactly 1`},
+		{name: "max 0", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "delete", "max": 0}, want: PASS, summary: `"delete" called 0 times, want at most 0`},
+		{name: "max 0, called", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "book", "max": 0}, want: FAIL, score: ptr(0)},
+		{name: "all calls", tr: tr, check: "tool_call_count", params: map[string]any{"max": 3}, want: FAIL, summary: "4 tool calls, want at most 3", score: ptr(0.75)},
+		{name: "all calls, none made", tr: toolCalls(), check: "tool_call_count", params: map[string]any{"min": 1}, want: FAIL, summary: "0 tool calls, want at least 1", score: ptr(0)},
+		{name: "no bounds", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "search"}, want: ERROR, param: "min"},
+		{name: "min above max", tr: tr, check: "tool_call_count", params: map[string]any{"min": 3, "max": 1}, want: ERROR, param: "min"},
+		{name: "negative", tr: tr, check: "tool_call_count", params: map[string]any{"max": -1}, want: ERROR, param: "max"},
+		{name: "tool not a string", tr: tr, check: "tool_call_count", params: map[string]any{"tool": 3, "max": 1}, want: ERROR, param: "tool"},
+	})
+
+	_, err := assert.ToolCallCount{Tool: "search"}.Check(context.Background(), tr)
+	testify.Error(t, err, "a typed check without bounds is an error too")
+}
+
+func TestNoToolErrors(t *testing.T) {
+	tr := toolTranscript(
+		toolStep{name: "search_flights"},
+		toolStep{name: "get_user_details"},
+		toolStep{name: "book_reservation", result: "Error: not enough seats", isError: true},
+		toolStep{name: "book_reservation"},
+		toolStep{name: "send_email", noResult: true},
+	)
+	runToolCases(t, []toolCase{
+		{name: "one failed", tr: tr, check: "no_tool_errors", params: nil, want: FAIL,
+			summary: "1 of 5 tool calls failed", score: ptr(0.8),
+			details: []assert.Detail{{Label: "error", Text: `book_reservation (call 3): "Error: not enough seats"`}}},
+		{name: "filter: denominator is the filtered calls", tr: tr, check: "no_tool_errors", params: map[string]any{"tools": []any{"book_reservation"}}, want: FAIL,
+			summary: `1 of 2 tool calls to "book_reservation" failed`, score: ptr(0.5)},
+		{name: "filter excludes the failure", tr: tr, check: "no_tool_errors", params: map[string]any{"tool_names": []any{"search_flights", "send_email"}}, want: PASS,
+			summary: `no errors in 2 tool calls to "search_flights", "send_email" (1 without a result)`, score: ptr(1)},
+		{name: "no calls", tr: toolCalls(), check: "no_tool_errors", params: map[string]any{}, want: PASS, summary: "no errors in 0 tool calls"},
+		{name: "unanswered call is not an error", tr: toolTranscript(toolStep{name: "x", noResult: true}), check: "no_tool_errors", want: PASS},
+		{name: "empty filter name", tr: tr, check: "no_tool_errors", params: map[string]any{"tools": []any{""}}, want: ERROR, param: "tools"},
+		{name: "unknown param", tr: tr, check: "no_tool_errors", params: map[string]any{"tool": "x"}, want: ERROR, param: "tool"},
+	})
+
+	var steps []toolStep
+	for i := range 13 {
+		steps = append(steps, toolStep{name: "search", result: fmt.Sprintf("Error: failure %d", i+1), isError: true})
+	}
+	res, err := assert.NoToolErrors{}.Check(context.Background(), toolTranscript(steps...))
+	require.NoError(t, err)
+	require.Len(t, res.Details, 11)
+	testify.Equal(t, assert.Detail{Label: "error", Text: `search (call 10): "Error: failure 10"`}, res.Details[9])
+	testify.Equal(t, assert.Detail{Label: "error", Text: "… and 3 more"}, res.Details[10])
+	testify.Equal(t, 0.0, res.Score)
+}
