@@ -111,14 +111,12 @@ func buildToolArgs(p *params) (Check, error) {
 // expectedCalls reads the list form of tool_args; errors name the entry, as
 // in calls[1].expected_args.
 func expectedCalls(p *params, v any) ([]ExpectedCall, error) {
-	items, ok := v.([]any)
-	if !ok {
-		norm, err := normalizeJSON(v)
-		if items, ok = norm.([]any); err != nil || !ok {
-			return nil, p.err("calls", "want a list of {tool_name, expected_args}, got %s", kindOf(v))
-		}
-	}
-	if len(items) == 0 {
+	norm, err := normalizeJSON(v) // YAML and Go-typed lists become []any of map[string]any
+	items, ok := norm.([]any)
+	switch {
+	case err != nil || !ok:
+		return nil, p.err("calls", "want a list of {tool_name, expected_args}, got %s", kindOf(v))
+	case len(items) == 0:
 		return nil, p.err("calls", "empty list: give at least one expected call")
 	}
 	calls := make([]ExpectedCall, len(items))
@@ -126,13 +124,9 @@ func expectedCalls(p *params, v any) ([]ExpectedCall, error) {
 		entry := fmt.Sprintf("calls[%d]", i)
 		m, ok := it.(map[string]any)
 		if !ok {
-			norm, err := normalizeJSON(it)
-			if m, ok = norm.(map[string]any); err != nil || !ok {
-				return nil, p.err(entry, "want an object {tool_name, expected_args}, got %s", kindOf(it))
-			}
+			return nil, p.err(entry, "want an object {tool_name, expected_args}, got %s", kindOf(it))
 		}
 		sub := newParams(p.check, m)
-		var err error
 		if calls[i].Tool, _, err = sub.str(true, "tool_name", "name"); err == nil {
 			if calls[i].Args, _, err = sub.object(true, "expected_args", "args"); err == nil {
 				err = sub.finish()
@@ -250,11 +244,7 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 		if len(want) == 1 {
 			return pass(score, fmt.Sprintf("%s (call %d) matches", want[0].tool, assigned[0]+1)), nil
 		}
-		nums := make([]string, len(assigned))
-		for e, a := range assigned {
-			nums[e] = strconv.Itoa(a + 1)
-		}
-		return pass(score, fmt.Sprintf("all %d expected calls matched (calls %s)", len(want), strings.Join(nums, ", "))), nil
+		return pass(score, fmt.Sprintf("all %d expected calls matched (calls %s)", len(want), callNumbers(assigned))), nil
 	}
 
 	var (
@@ -273,7 +263,7 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 		var x explanation
 		switch {
 		case len(adj[e]) > 0:
-			x = takenExplanation(w, adj[e], want, owner)
+			x = takenExplanation(adj[e], want, owner)
 		default:
 			x = closestExplanation(w, sc, args)
 		}
@@ -301,15 +291,21 @@ type explanation struct {
 
 // takenExplanation explains an expected call whose matching calls all went
 // to other expected calls.
-func takenExplanation(w wantCall, calls []int, want []wantCall, owner []int) explanation {
+func takenExplanation(calls []int, want []wantCall, owner []int) explanation {
+	const own = "; each expected call needs a call of its own"
 	if len(calls) == 1 {
-		return explanation{reason: fmt.Sprintf("its only matching call (call %d) is taken by %s; each expected call needs a call of its own", calls[0]+1, want[owner[calls[0]]].label())}
+		return explanation{reason: fmt.Sprintf("its only matching call (call %d) is taken by %s", calls[0]+1, want[owner[calls[0]]].label()) + own}
 	}
+	return explanation{reason: fmt.Sprintf("its matching calls (calls %s) are taken by other expected calls", callNumbers(calls)) + own}
+}
+
+// callNumbers lists call indexes as the failure messages number them, from 1.
+func callNumbers(calls []int) string {
 	nums := make([]string, len(calls))
 	for i, a := range calls {
 		nums[i] = strconv.Itoa(a + 1)
 	}
-	return explanation{reason: fmt.Sprintf("its matching calls (calls %s) are taken by other expected calls; each expected call needs a call of its own", strings.Join(nums, ", "))}
+	return strings.Join(nums, ", ")
 }
 
 // closestExplanation explains an expected call that no call matches, from
@@ -373,6 +369,9 @@ func matchCalls(adj [][]int, n int) (assigned, owner []int) {
 	for i := range owner {
 		owner[i] = -1
 	}
+	for e := range assigned {
+		assigned[e] = -1
+	}
 	seen := make([]bool, n)
 	var augment func(e int) bool
 	augment = func(e int) bool {
@@ -391,9 +390,6 @@ func matchCalls(adj [][]int, n int) (assigned, owner []int) {
 	for e := range adj {
 		clear(seen)
 		augment(e)
-	}
-	for e := range assigned {
-		assigned[e] = -1
 	}
 	for a, e := range owner {
 		if e >= 0 {
@@ -548,6 +544,20 @@ func jsonValue(v any, max int) string {
 	return textnorm.Excerpt(strings.TrimSuffix(b.String(), "\n"), max)
 }
 
+// message returns the assistant message that made call i of the scope.
+func (s toolScope) message(i int) (evalkit.Message, bool) {
+	for _, m := range s.msgs {
+		if m.Role != evalkit.RoleAssistant {
+			continue
+		}
+		if i < len(m.ToolCalls) {
+			return m, true
+		}
+		i -= len(m.ToolCalls)
+	}
+	return evalkit.Message{}, false
+}
+
 // rawArgs shows a call's arguments as the model wrote them: valid JSON
 // compacted, anything else quoted so a cut-off or odd value shows exactly.
 func rawArgs(raw json.RawMessage) string {
@@ -559,4 +569,90 @@ func rawArgs(raw json.RawMessage) string {
 		return textnorm.Excerpt(b.String(), maxQuote)
 	}
 	return excerpt(string(raw))
+}
+
+// ToolCallSequence passes when the tools of Sequence were called in that
+// order, other calls allowed in between (an ordered subsequence of the
+// calls). Score is the length of the longest matched prefix of Sequence over
+// its length. The failure names the first step not found — never called, or
+// called only before the step it should follow — and shows the calls in order:
+//
+//	step 2 "issue_refund" not called after step 1 "get_order_details" (call 3)
+//	called: get_user_details → issue_refund → get_order_details
+//
+// Scope defaults to Session. An empty sequence or name is an error
+// (*ParamError).
+//
+// Registry type "tool_call_sequence", params: sequence, scope. As PromptKit's
+// tool_call_sequence.
+type ToolCallSequence struct {
+	Sequence []string
+	Scope    Scope
+}
+
+func buildToolCallSequence(p *params) (Check, error) {
+	var c ToolCallSequence
+	var err error
+	if c.Sequence, _, err = p.strs(true, "sequence"); err != nil {
+		return nil, err
+	}
+	c.Scope, err = p.scope()
+	return c, err
+}
+
+func (c ToolCallSequence) validate() error {
+	if err := toolNames("tool_call_sequence", "sequence", c.Sequence, true); err != nil {
+		return err
+	}
+	return checkScope("tool_call_sequence", c.Scope)
+}
+
+// Check implements Check.
+func (c ToolCallSequence) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := c.validate(); err != nil {
+		return Result{}, err
+	}
+	sc, err := scopedCalls("tool_call_sequence", tr, c.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	// Taking the earliest call for each step is optimal for subsequences:
+	// it leaves the most calls for the steps that follow.
+	at := make([]int, 0, len(c.Sequence)) // call index of each matched step
+	for i, call := range sc.calls {
+		if len(at) < len(c.Sequence) && call.Name == c.Sequence[len(at)] {
+			at = append(at, i)
+		}
+	}
+	score := ratio(len(at), len(c.Sequence))
+	if len(at) == len(c.Sequence) {
+		return pass(score, fmt.Sprintf("sequence of %s found at calls %s", plural(len(at), "step"), callNumbers(at))), nil
+	}
+	step := len(at)
+	name := c.Sequence[step]
+	var summary string
+	switch {
+	case callCounts(sc.calls)[name] == 0:
+		summary = fmt.Sprintf("step %d %q never called", step+1, name)
+	default: // called, but only before the previous step's call
+		summary = fmt.Sprintf("step %d %q not called after step %d %q (call %d)", step+1, name, step, c.Sequence[step-1], at[step-1]+1)
+	}
+	return fail(score, summary, sc.withScope([]Detail{sequenceDetail(sc.calls)})...), nil
+}
+
+// sequenceDetail lists the calls in order: "a → b → c", bounded.
+func sequenceDetail(calls []evalkit.ToolCall) Detail {
+	if len(calls) == 0 {
+		return Detail{"called", "none"}
+	}
+	const maxSteps = 30
+	parts := make([]string, 0, min(len(calls), maxSteps)+1)
+	for i, c := range calls {
+		if i == maxSteps {
+			parts = append(parts, fmt.Sprintf("… (%d more)", len(calls)-maxSteps))
+			break
+		}
+		parts = append(parts, toolName(c.Name))
+	}
+	return Detail{"called", strings.Join(parts, " → ")}
 }

@@ -216,91 +216,18 @@ func (c ToolsNotCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result
 		return Result{}, err
 	}
 	counts := callCounts(sc.calls)
-	names := countNames(c.Tools)
-	var problems []string
-	for _, t := range names {
+	var names, problems []string
+	for _, t := range countNames(c.Tools) {
+		names = append(names, t.name)
 		if n := counts[t.name]; n > 0 {
 			problems = append(problems, fmt.Sprintf("%q called %s, want none", t.name, times(n)))
 		}
 	}
 	score := ratio(len(names)-len(problems), len(names))
 	if len(problems) == 0 {
-		return pass(score, fmt.Sprintf("none of %s called (%s in %s)", quoteList(uniq(names)), plural(len(sc.calls), "call"), sc.label())), nil
+		return pass(score, fmt.Sprintf("none of %s called (%s in %s)", quoteList(names), plural(len(sc.calls), "call"), sc.label())), nil
 	}
 	return fail(score, strings.Join(problems, "; "), sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
-}
-
-// ToolCallSequence passes when the tools of Sequence were called in that
-// order, other calls allowed in between (an ordered subsequence of the
-// calls). Score is the length of the longest matched prefix of Sequence over
-// its length. The failure names the first step not found — never called, or
-// called only before the step it should follow — and shows the calls in order:
-//
-//	step 2 "issue_refund" not called after step 1 "get_order_details" (call 3)
-//	called: get_user_details → issue_refund → get_order_details
-//
-// Scope defaults to Session. An empty sequence or name is an error
-// (*ParamError).
-//
-// Registry type "tool_call_sequence", params: sequence, scope. As PromptKit's
-// tool_call_sequence.
-type ToolCallSequence struct {
-	Sequence []string
-	Scope    Scope
-}
-
-func buildToolCallSequence(p *params) (Check, error) {
-	var c ToolCallSequence
-	var err error
-	if c.Sequence, _, err = p.strs(true, "sequence"); err != nil {
-		return nil, err
-	}
-	c.Scope, err = p.scope()
-	return c, err
-}
-
-func (c ToolCallSequence) validate() error {
-	if err := toolNames("tool_call_sequence", "sequence", c.Sequence, true); err != nil {
-		return err
-	}
-	return checkScope("tool_call_sequence", c.Scope)
-}
-
-// Check implements Check.
-func (c ToolCallSequence) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
-	if err := c.validate(); err != nil {
-		return Result{}, err
-	}
-	sc, err := scopedCalls("tool_call_sequence", tr, c.Scope)
-	if err != nil {
-		return Result{}, err
-	}
-	// Taking the earliest call for each step is optimal for subsequences:
-	// it leaves the most calls for the steps that follow.
-	at := make([]int, 0, len(c.Sequence)) // call index of each matched step
-	for i, call := range sc.calls {
-		if len(at) < len(c.Sequence) && call.Name == c.Sequence[len(at)] {
-			at = append(at, i)
-		}
-	}
-	score := ratio(len(at), len(c.Sequence))
-	if len(at) == len(c.Sequence) {
-		nums := make([]string, len(at))
-		for i, a := range at {
-			nums[i] = fmt.Sprint(a + 1)
-		}
-		return pass(score, fmt.Sprintf("sequence of %s found at calls %s", plural(len(at), "step"), strings.Join(nums, ", "))), nil
-	}
-	step := len(at)
-	name := c.Sequence[step]
-	var summary string
-	switch {
-	case callCounts(sc.calls)[name] == 0:
-		summary = fmt.Sprintf("step %d %q never called", step+1, name)
-	default: // called, but only before the previous step's call
-		summary = fmt.Sprintf("step %d %q not called after step %d %q (call %d)", step+1, name, step, c.Sequence[step-1], at[step-1]+1)
-	}
-	return fail(score, summary, sc.withScope([]Detail{sequenceDetail(sc.calls)})...), nil
 }
 
 // ToolCallCount passes when the number of calls to Tool — or of all calls
@@ -362,13 +289,16 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 		got = fmt.Sprintf("%q called %s", c.Tool, times(n))
 	}
 	summary := got + ", want " + boundsText(c.Min, c.Max)
+	score := 1.0
 	switch {
 	case c.Min != nil && n < *c.Min:
-		return fail(ratio(n, *c.Min), summary, sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
+		score = ratio(n, *c.Min)
 	case c.Max != nil && n > *c.Max:
-		return fail(ratio(*c.Max, n), summary, sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
+		score = ratio(*c.Max, n)
+	default:
+		return pass(score, summary), nil
 	}
-	return pass(1, summary), nil
+	return fail(score, summary, sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
 }
 
 // NoToolErrors passes when no tool call in the scope got an error result
@@ -504,20 +434,6 @@ func (s toolScope) withScope(details []Detail) []Detail {
 	return append(details, Detail{"scope", fmt.Sprintf("last turn (messages %d-%d)", s.start, s.start+len(s.msgs)-1)})
 }
 
-// message returns the assistant message that made call i of the scope.
-func (s toolScope) message(i int) (evalkit.Message, bool) {
-	for _, m := range s.msgs {
-		if m.Role != evalkit.RoleAssistant {
-			continue
-		}
-		if i < len(m.ToolCalls) {
-			return m, true
-		}
-		i -= len(m.ToolCalls)
-	}
-	return evalkit.Message{}, false
-}
-
 // calledDetail lists the calls as the failure messages show them:
 // "get_order_details ×1, get_user_details ×2", sorted by name.
 func calledDetail(calls []evalkit.ToolCall) Detail {
@@ -540,23 +456,6 @@ func calledDetail(calls []evalkit.ToolCall) Detail {
 		parts = append(parts, fmt.Sprintf("%s ×%d", toolName(n), counts[n]))
 	}
 	return Detail{"called", strings.Join(parts, ", ")}
-}
-
-// sequenceDetail lists the calls in order: "a → b → c", bounded.
-func sequenceDetail(calls []evalkit.ToolCall) Detail {
-	if len(calls) == 0 {
-		return Detail{"called", "none"}
-	}
-	const maxSteps = 30
-	parts := make([]string, 0, min(len(calls), maxSteps)+1)
-	for i, c := range calls {
-		if i == maxSteps {
-			parts = append(parts, fmt.Sprintf("… (%d more)", len(calls)-maxSteps))
-			break
-		}
-		parts = append(parts, toolName(c.Name))
-	}
-	return Detail{"called", strings.Join(parts, " → ")}
 }
 
 func toolName(n string) string {
@@ -596,14 +495,6 @@ func countNames(names []string) []nameCount {
 		}
 		at[n] = len(out)
 		out = append(out, nameCount{n, 1})
-	}
-	return out
-}
-
-func uniq(names []nameCount) []string {
-	out := make([]string, len(names))
-	for i, t := range names {
-		out[i] = t.name
 	}
 	return out
 }

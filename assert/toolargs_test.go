@@ -1,0 +1,357 @@
+package assert_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	testify "github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/assert"
+)
+
+// toolDecode decodes an OpenAI-style message list, failing the test on error.
+func toolDecode(t testing.TB, data string) *evalkit.Transcript {
+	t.Helper()
+	tr, err := evalkit.Decode([]byte(data))
+	require.NoError(t, err)
+	return tr
+}
+
+func TestToolArgs(t *testing.T) {
+	refund := toolTranscript(
+		toolStep{name: "get_order_details", args: `{"order_id":"#W123"}`},
+		toolStep{name: "issue_refund", args: `{"order_id":"#W123","amount":42,"reason":"damaged","express":true,
+			"address":{"city":"Lyon","zip":"69001"},"items":[{"sku":"A","qty":1},{"sku":"B","qty":2}],"note":null}`},
+	)
+	called := assert.Detail{Label: "called", Text: "get_order_details ×1, issue_refund ×1"}
+	args := func(m map[string]any) map[string]any {
+		return map[string]any{"tool_name": "issue_refund", "expected_args": m}
+	}
+	runToolCases(t, []toolCase{
+		{name: "subset", tr: refund, check: "tool_args", params: args(map[string]any{"order_id": "#W123"}), want: PASS,
+			summary: "issue_refund (call 2) matches", score: ptr(1)},
+		{name: "empty subset", tr: refund, check: "tool_args", params: args(map[string]any{}), want: PASS},
+		{name: "expected_args null", tr: refund, check: "tool_args", params: map[string]any{"tool_name": "issue_refund", "expected_args": nil}, want: ERROR, param: "expected_args"},
+		{name: "int equals JSON number", tr: refund, check: "tool_args", params: args(map[string]any{"amount": 42}), want: PASS},
+		{name: "float equals JSON number", tr: refund, check: "tool_args", params: args(map[string]any{"amount": 42.0}), want: PASS},
+		{name: "json.Number equals JSON number", tr: refund, check: "tool_args", params: args(map[string]any{"amount": json.Number("42.0")}), want: PASS},
+		{name: "string is not a number", tr: refund, check: "tool_args", params: args(map[string]any{"amount": "42"}), want: FAIL,
+			summary: `issue_refund (call 2): amount: got 42, want "42"`, score: ptr(0)},
+		{name: "string is not a boolean", tr: refund, check: "tool_args", params: args(map[string]any{"express": "true"}), want: FAIL,
+			summary: `issue_refund (call 2): express: got true, want "true"`},
+		{name: "nested subset", tr: refund, check: "tool_args", params: args(map[string]any{"address": map[string]any{"city": "Lyon"}}), want: PASS},
+		{name: "nested mismatch", tr: refund, check: "tool_args", params: args(map[string]any{"address": map[string]any{"city": "Paris"}}), want: FAIL,
+			summary: `issue_refund (call 2): address.city: got "Lyon", want "Paris"`},
+		{name: "objects in arrays match by subset", tr: refund, check: "tool_args",
+			params: args(map[string]any{"items": []any{map[string]any{"sku": "A"}, map[string]any{"sku": "B"}}}), want: PASS},
+		{name: "array order matters", tr: refund, check: "tool_args",
+			params: args(map[string]any{"items": []any{map[string]any{"sku": "B"}, map[string]any{"sku": "A"}}}), want: FAIL,
+			summary: `issue_refund (call 2): items[0].sku: got "A", want "B" (and 1 more difference)`},
+		{name: "array length matters", tr: refund, check: "tool_args", params: args(map[string]any{"items": []any{map[string]any{"sku": "A"}}}), want: FAIL,
+			summary: `issue_refund (call 2): items: got 2 items, want 1`},
+		{name: "null matches null", tr: refund, check: "tool_args", params: args(map[string]any{"note": nil}), want: PASS},
+		{name: "null is not absent", tr: refund, check: "tool_args", params: args(map[string]any{"coupon": nil}), want: FAIL,
+			summary: `issue_refund (call 2): coupon: missing, want null`},
+		{name: "object wanted, scalar got", tr: refund, check: "tool_args", params: args(map[string]any{"reason": map[string]any{"code": 1}}), want: FAIL,
+			summary: `issue_refund (call 2): reason: got "damaged", want an object`},
+		{name: "mismatch details", tr: refund, check: "tool_args", params: args(map[string]any{"order_id": "#W124", "amount": 42}), want: FAIL,
+			summary: `issue_refund (call 2): order_id: got "#W123", want "#W124"`,
+			details: []assert.Detail{
+				{Label: "args", Text: `call 2: {"order_id":"#W123","amount":42,"reason":"damaged","express":true,"address":{"city":"Lyon","zip":"69001"},"items":[{"sku":"A","qty":1},{"sku":"B","qty":2}],"note":null}`},
+				called,
+			}},
+		{name: "never called", tr: refund, check: "tool_args", params: map[string]any{"tool_name": "cancel_order", "expected_args": map[string]any{}}, want: FAIL,
+			summary: `"cancel_order" was not called`, score: ptr(0), details: []assert.Detail{called}},
+		{name: "session alias", tr: refund, check: "tool_args_session", params: args(map[string]any{"order_id": "#W123"}), want: PASS},
+
+		{name: "list form", tr: refund, check: "tool_args", want: PASS, summary: "all 2 expected calls matched (calls 1, 2)", params: map[string]any{"calls": []any{
+			map[string]any{"tool_name": "get_order_details", "expected_args": map[string]any{"order_id": "#W123"}},
+			map[string]any{"name": "issue_refund", "args": map[string]any{"amount": 42}},
+		}}},
+		{name: "list form, one unmatched", tr: refund, check: "tool_args", want: FAIL, score: ptr(0.5), summary: "matched 1 of 2 expected calls", params: map[string]any{"calls": []any{
+			map[string]any{"name": "get_order_details", "args": map[string]any{}},
+			map[string]any{"name": "send_email", "args": map[string]any{}},
+		}}, details: []assert.Detail{{Label: "unmatched", Text: `send_email {}: "send_email" was not called`}, called}},
+		{name: "list and tool_name", tr: refund, check: "tool_args", want: ERROR, param: "calls", params: map[string]any{
+			"tool_name": "x", "calls": []any{map[string]any{"name": "x", "args": map[string]any{}}}}},
+		{name: "empty list", tr: refund, check: "tool_args", want: ERROR, param: "calls", params: map[string]any{"calls": []any{}}},
+		{name: "list not a list", tr: refund, check: "tool_args", want: ERROR, param: "calls", params: map[string]any{"calls": "issue_refund"}},
+		{name: "entry not an object", tr: refund, check: "tool_args", want: ERROR, param: "calls[0]", params: map[string]any{"calls": []any{"issue_refund"}}},
+		{name: "entry without a name", tr: refund, check: "tool_args", want: ERROR, param: "calls[1].tool_name", params: map[string]any{"calls": []any{
+			map[string]any{"name": "a", "args": map[string]any{}}, map[string]any{"args": map[string]any{}}}}},
+		{name: "entry without args", tr: refund, check: "tool_args", want: ERROR, param: "calls[0].expected_args", params: map[string]any{"calls": []any{
+			map[string]any{"name": "a"}}},
+			summary: `tool_args: param "calls[0].expected_args": required: want an object ({} matches any arguments)`},
+		{name: "entry with an unknown key", tr: refund, check: "tool_args", want: ERROR, param: "calls[0].argz", params: map[string]any{"calls": []any{
+			map[string]any{"name": "a", "args": map[string]any{}, "argz": 1}}}},
+		{name: "typed entries in a typed list", tr: refund, check: "tool_args", want: PASS, params: map[string]any{"calls": []map[string]any{
+			{"name": "issue_refund", "args": map[string]string{"reason": "damaged"}}}}},
+		{name: "no expected_args", tr: refund, check: "tool_args", want: ERROR, param: "expected_args", params: map[string]any{"tool_name": "issue_refund"},
+			summary: `tool_args: param "expected_args": required: want an object ({} matches any arguments)`},
+		{name: "no tool_name", tr: refund, check: "tool_args", want: ERROR, param: "tool_name", params: map[string]any{"expected_args": map[string]any{}}},
+		{name: "empty tool_name", tr: refund, check: "tool_args", want: ERROR, param: "tool_name", params: map[string]any{"tool_name": "", "expected_args": map[string]any{}}},
+		{name: "expected_args a list", tr: refund, check: "tool_args", want: ERROR, param: "expected_args", params: map[string]any{"tool_name": "x", "expected_args": []any{1}}},
+		{name: "expected_args as JSON text", tr: refund, check: "tool_args", want: PASS, params: map[string]any{"tool_name": "issue_refund", "expected_args": `{"amount": 42}`}},
+		{name: "unknown param", tr: refund, check: "tool_args", want: ERROR, param: "args", params: map[string]any{"tool_name": "x", "args": map[string]any{}},
+			summary: `tool_args: param "args": unknown parameter (known: calls, expected_args, scope, tool_name)`},
+	})
+}
+
+func TestToolArgsTyped(t *testing.T) {
+	ctx := context.Background()
+	tr := toolTranscript(toolStep{name: "issue_refund", args: `{"order_id":"#W123","amount":42}`})
+
+	res, err := assert.ToolArgs{Tool: "issue_refund"}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.True(t, res.Passed, "nil Args match any object arguments")
+
+	res, err = assert.ToolArgs{Tool: "issue_refund", Args: map[string]any{"amount": int64(43)}}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, "issue_refund (call 1): amount: got 42, want 43", res.Summary)
+	testify.Contains(t, res.Diff, "amount")
+	testify.NotContains(t, res.Diff, "order_id", "the diff shows the expected keys only")
+
+	for name, c := range map[string]assert.ToolArgs{
+		"calls[0].tool_name":     {Calls: []assert.ExpectedCall{{Args: map[string]any{"a": 1}}}},
+		"calls":                  {Tool: "x", Calls: []assert.ExpectedCall{{Tool: "x"}}},
+		"tool_name":              {Args: map[string]any{"a": 1}},
+		"expected_args":          {Tool: "x", Args: map[string]any{"c": make(chan int)}},
+		"calls[1].expected_args": {Calls: []assert.ExpectedCall{{Tool: "x"}, {Tool: "y", Args: map[string]any{"f": func() {}}}}},
+		"scope":                  {Tool: "x", Scope: assert.Scope(-1)},
+	} {
+		_, err := c.Check(ctx, tr)
+		var pe *assert.ParamError
+		if testify.True(t, errors.As(err, &pe), "%s: want a *ParamError, got %v", name, err) {
+			testify.Equal(t, name, pe.Param)
+		}
+	}
+
+	_, err = assert.ToolArgs{Tool: "x"}.Check(ctx, nil)
+	testify.ErrorIs(t, err, assert.ErrNoOutput)
+}
+
+// TestToolArgsClosest: with several calls to the tool and none matching, the
+// failure shows the call with the fewest differences, the latest on a tie.
+func TestToolArgsClosest(t *testing.T) {
+	tr := toolTranscript(
+		toolStep{name: "issue_refund", args: `{"order_id":"#W1","amount":1}`},
+		toolStep{name: "issue_refund", args: `{"order_id":"#W2","amount":42}`},
+		toolStep{name: "issue_refund", args: `{"order_id":`, noResult: true},
+		toolStep{name: "issue_refund", args: `{"order_id":"#W3","amount":42}`},
+	)
+	res, err := assert.ToolArgs{Tool: "issue_refund", Args: map[string]any{"order_id": "#W2", "amount": 43}}.Check(context.Background(), tr)
+	require.NoError(t, err)
+	testify.Equal(t, "issue_refund (call 2): amount: got 42, want 43", res.Summary)
+	testify.Equal(t, []assert.Detail{
+		{Label: "args", Text: `call 2: {"order_id":"#W2","amount":42}`},
+		{Label: "note", Text: "4 calls to issue_refund, none matches; showing call 2 (1 with unreadable arguments)"},
+		{Label: "called", Text: "issue_refund ×4"},
+	}, res.Details)
+
+	res, err = assert.ToolArgs{Tool: "issue_refund", Args: map[string]any{"amount": 7}}.Check(context.Background(), tr)
+	require.NoError(t, err)
+	testify.Equal(t, "issue_refund (call 4): amount: got 42, want 7", res.Summary, "a tie goes to the latest call")
+}
+
+// TestToolArgsFieldC03: arguments cut off by the token limit match nothing,
+// and the failure says so; the call still counts as made.
+func TestToolArgsFieldC03(t *testing.T) {
+	tr := toolDecode(t, `[
+		{"role": "user", "content": "Weather in Lyon tonight?"},
+		{"role": "assistant", "content": null, "finish_reason": "length", "tool_calls": [
+			{"id": "call_1", "type": "function", "function": {"name": "get_forecast", "arguments": "{\"city\": \"Ly"}}]}
+	]`)
+	ctx := context.Background()
+	for _, want := range []map[string]any{{"city": "Lyon"}, {"city": "Ly"}, {}} {
+		res, err := assert.Eval(ctx, "tool_args", tr, map[string]any{"tool_name": "get_forecast", "expected_args": want})
+		require.NoError(t, err, "no panic, no error: a verdict on the output")
+		testify.False(t, res.Passed, "no partial match on %v", want)
+		testify.Equal(t, "get_forecast (call 1): arguments are not valid JSON: unexpected end of input (cut off?)", res.Summary)
+		testify.Equal(t, []assert.Detail{
+			{Label: "args", Text: `call 1: "{\"city\": \"Ly"`},
+			{Label: "finish reason", Text: "length: the model hit its token limit in this message"},
+			{Label: "called", Text: "get_forecast ×1"},
+		}, res.Details)
+	}
+	for check, params := range map[string]map[string]any{
+		"tools_called":    {"tools": "get_forecast"},
+		"no_tool_errors":  nil,
+		"tool_call_count": {"tool": "get_forecast", "min": 1, "max": 1},
+	} {
+		res, err := assert.Eval(ctx, check, tr, params)
+		require.NoError(t, err, check)
+		testify.True(t, res.Passed, "%s: %s", check, res.Summary)
+	}
+}
+
+// TestToolArgsFieldC09: repeated calls are counted as calls, not as values,
+// and each expected call consumes a call of its own.
+func TestToolArgsFieldC09(t *testing.T) {
+	ctx := context.Background()
+	both := toolTranscript(
+		toolStep{name: "search_flights", args: `{"from":"OSL","to":"BCN"}`},
+		toolStep{name: "search_flights", args: `{"from":"BCN","to":"OSL"}`},
+	)
+	identical := toolTranscript(
+		toolStep{name: "search_flights", args: `{"from":"OSL","to":"BCN"}`},
+		toolStep{name: "search_flights", args: `{"from":"OSL","to":"BCN"}`},
+	)
+	firstOnly := toolTranscript(toolStep{name: "search_flights", args: `{"from":"OSL","to":"BCN"}`})
+	expected := []assert.ExpectedCall{
+		{Tool: "search_flights", Args: map[string]any{"from": "OSL"}},
+		{Tool: "search_flights", Args: map[string]any{"from": "BCN"}},
+	}
+	twice := assert.ToolsCalled{Tools: []string{"search_flights", "search_flights"}}
+
+	res, err := assert.Eval(ctx, "tool_call_count", both, map[string]any{"tool": "search_flights", "min": 2, "max": 2})
+	require.NoError(t, err)
+	testify.True(t, res.Passed, res.Summary)
+
+	res, err = assert.ToolArgs{Calls: expected}.Check(ctx, both)
+	require.NoError(t, err)
+	testify.True(t, res.Passed, res.Summary)
+	testify.Equal(t, 1.0, res.Score)
+
+	res, err = twice.Check(ctx, both)
+	require.NoError(t, err)
+	testify.True(t, res.Passed, res.Summary)
+	testify.Equal(t, 1.0, res.Score)
+
+	// Only the first call made: the missing repeat is caught.
+	res, err = assert.ToolArgs{Calls: expected}.Check(ctx, firstOnly)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, 0.5, res.Score)
+	testify.Equal(t, "matched 1 of 2 expected calls", res.Summary)
+	testify.Equal(t, assert.Detail{Label: "unmatched", Text: `search_flights {"from":"BCN"}: search_flights (call 1): from: got "OSL", want "BCN"`}, res.Details[0])
+	res, err = twice.Check(ctx, firstOnly)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, 0.5, res.Score)
+
+	// The same expected call twice needs two calls, however alike.
+	same := []assert.ExpectedCall{expected[0], expected[0]}
+	res, err = assert.ToolArgs{Calls: same}.Check(ctx, identical)
+	require.NoError(t, err)
+	testify.True(t, res.Passed, res.Summary)
+	res, err = assert.ToolArgs{Calls: same}.Check(ctx, firstOnly)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, 0.5, res.Score)
+	testify.Equal(t, assert.Detail{Label: "unmatched", Text: `search_flights {"from":"OSL"}: its only matching call (call 1) is taken by search_flights {"from":"OSL"}; each expected call needs a call of its own`}, res.Details[0])
+
+	res, err = assert.ToolArgs{Calls: expected}.Check(ctx, identical)
+	require.NoError(t, err)
+	testify.False(t, res.Passed, "two OSL searches are not an OSL and a BCN search")
+}
+
+// TestToolArgsMatchingIsNotGreedy: a first-fit assignment would give the
+// first expected call the only call the second can use.
+func TestToolArgsMatchingIsNotGreedy(t *testing.T) {
+	tr := toolTranscript(
+		toolStep{name: "search_flights", args: `{"from":"OSL","to":"BCN"}`},
+		toolStep{name: "search_flights", args: `{"from":"OSL","to":"LIS"}`},
+		toolStep{name: "search_flights", args: `{"from":"BER","to":"LIS"}`},
+	)
+	res, err := assert.ToolArgs{Calls: []assert.ExpectedCall{
+		{Tool: "search_flights", Args: map[string]any{"from": "OSL"}},
+		{Tool: "search_flights", Args: map[string]any{"to": "LIS"}},
+		{Tool: "search_flights", Args: map[string]any{"to": "BCN"}},
+	}}.Check(context.Background(), tr)
+	require.NoError(t, err)
+	testify.True(t, res.Passed, res.Summary)
+	testify.Equal(t, "all 3 expected calls matched (calls 2, 3, 1)", res.Summary)
+}
+
+// TestToolArgsFieldC12: arguments in every shape the wire formats use.
+func TestToolArgsFieldC12(t *testing.T) {
+	ctx := context.Background()
+	weather := func(arguments string) *evalkit.Transcript {
+		return toolDecode(t, `[{"role": "user", "content": "Weather?"},
+			{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": `+arguments+`}}]},
+			{"role": "tool", "tool_call_id": "c1", "content": "rain"}]`)
+	}
+	lyon := map[string]any{"tool_name": "get_weather", "expected_args": map[string]any{"city": "Lyon"}}
+	for _, tc := range []struct {
+		name, arguments string
+		pass            bool
+		summary         string
+	}{
+		{"a: JSON string", `"{\"city\":\"Lyon\",\"units\":\"metric\"}"`, true, "get_weather (call 1) matches"},
+		{"b: object", `{"city": "Lyon", "units": "metric"}`, true, "get_weather (call 1) matches"},
+		{"c: a JSON string value", `"\"Lyon\""`, false, "get_weather (call 1): arguments are valid JSON but not an object (a string)"},
+		{"d: a JSON array", `"[\"Lyon\"]"`, false, "get_weather (call 1): arguments are valid JSON but not an object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := assert.Eval(ctx, "tool_args", weather(tc.arguments), lyon)
+			require.NoError(t, err)
+			testify.Equal(t, tc.pass, res.Passed)
+			testify.Contains(t, res.Summary, tc.summary)
+		})
+	}
+
+	t.Run("e: no arguments", func(t *testing.T) {
+		var calls []string
+		for i, arguments := range []string{`""`, `"{}"`, `null`} {
+			calls = append(calls, `{"id": "t`+string(rune('1'+i))+`", "type": "function", "function": {"name": "list_open_tickets", "arguments": `+arguments+`}}`)
+		}
+		for i, call := range calls {
+			one := toolDecode(t, `[{"role": "user", "content": "Tickets?"}, {"role": "assistant", "tool_calls": [`+call+`]}]`)
+			res, err := assert.Eval(ctx, "tool_args", one, map[string]any{"tool_name": "list_open_tickets", "expected_args": map[string]any{}})
+			require.NoError(t, err)
+			testify.True(t, res.Passed, "call shape %d: %s", i, res.Summary)
+		}
+		all := toolDecode(t, `[{"role": "user", "content": "Tickets?"}, {"role": "assistant", "tool_calls": [`+calls[0]+`,`+calls[1]+`,`+calls[2]+`]},
+			{"role": "tool", "tool_call_id": "t1", "content": "[]"}, {"role": "tool", "tool_call_id": "t2", "content": "[]"}]`)
+		for check, params := range map[string]map[string]any{
+			"tools_called":   {"tools": "list_open_tickets", "min_calls": 3},
+			"no_tool_errors": nil,
+			"tool_args": {"calls": []any{
+				map[string]any{"name": "list_open_tickets", "args": map[string]any{}},
+				map[string]any{"name": "list_open_tickets", "args": map[string]any{}},
+				map[string]any{"name": "list_open_tickets", "args": map[string]any{}},
+			}},
+		} {
+			res, err := assert.Eval(ctx, check, all, params)
+			require.NoError(t, err, check)
+			testify.True(t, res.Passed, "%s: %s", check, res.Summary)
+		}
+	})
+}
+
+// FuzzToolArgs: no arguments the model can write, and no expected subset,
+// make the check panic or error.
+func FuzzToolArgs(f *testing.F) {
+	for _, seed := range [][2]string{
+		{`{"city":"Lyon"}`, `{"city":"Lyon"}`},
+		{`{"city": "Ly`, `{"city":"Lyon"}`},
+		{`"Lyon"`, `{}`},
+		{`["Lyon"]`, `{"0":"Lyon"}`},
+		{`null`, `{}`},
+		{``, `{"a":null}`},
+		{`{"a":[1,{"b":[true,null]}]}`, `{"a":[1,{"b":[true,null]}]}`},
+		{`{"a":{"b":1}}`, `{"a":[1]}`},
+		{`{"a":1e400}`, `{"a":1}`},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, args, want string) {
+		var expected map[string]any
+		if json.Unmarshal([]byte(want), &expected) != nil {
+			return
+		}
+		tr := toolTranscript(toolStep{name: "t", args: args}, toolStep{name: "t", args: want})
+		res, err := assert.ToolArgs{Calls: []assert.ExpectedCall{{Tool: "t", Args: expected}, {Tool: "t", Args: expected}}}.Check(context.Background(), tr)
+		if err != nil {
+			t.Fatalf("args %q, want %q: %v", args, want, err)
+		}
+		if res.Score < 0 || res.Score > 1 || res.Passed != (res.Score == 1) {
+			t.Fatalf("args %q, want %q: %+v", args, want, res)
+		}
+	})
+}
