@@ -342,3 +342,107 @@ func TestNoToolErrors(t *testing.T) {
 	testify.Equal(t, assert.Detail{Label: "error", Text: "… and 3 more"}, res.Details[10])
 	testify.Equal(t, 0.0, res.Score)
 }
+
+// toolTauRun loads one real τ-bench airline run by task id and trial.
+func toolTauRun(t testing.TB, task, trial int) *evalkit.Transcript {
+	t.Helper()
+	runs, err := evalkit.LoadAll("../testdata/tau_bench/airline_gpt4o_trajectories.json")
+	require.NoError(t, err)
+	for _, tr := range runs {
+		if tr.Metadata["task_id"] == float64(task) && tr.Metadata["trial"] == float64(trial) {
+			return tr
+		}
+	}
+	t.Fatalf("no τ-bench run for task %d trial %d", task, trial)
+	return nil
+}
+
+// TestToolChecksTauBench asserts what is true of a real GPT-4o airline run
+// (task 0, trial 0): the agent booked twice; the first booking failed with
+// "payment amount does not add up" (paid 250+5 of 305), the second paid
+// 250+55 and succeeded, in the last turn.
+func TestToolChecksTauBench(t *testing.T) {
+	ctx := context.Background()
+	tr := toolTauRun(t, 0, 0)
+	booked := map[string]any{
+		"user_id": "mia_li_3668", "origin": "JFK", "destination": "SEA", "flight_type": "one_way", "cabin": "economy",
+		"flights": []any{
+			map[string]any{"flight_number": "HAT136", "date": "2024-05-20"},
+			map[string]any{"flight_number": "HAT039", "date": "2024-05-20"},
+		},
+		"passengers": []any{map[string]any{"first_name": "Mia", "last_name": "Li", "dob": "1990-04-05"}},
+		"payment_methods": []any{
+			map[string]any{"payment_id": "certificate_7504069", "amount": 250},
+			map[string]any{"payment_id": "credit_card_4421486", "amount": 55},
+		},
+		"total_baggages": 3, "nonfree_baggages": 1, "insurance": "no",
+	}
+	res, err := assert.ToolArgs{Tool: "book_reservation", Args: booked}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.True(t, res.Passed)
+	testify.Equal(t, "book_reservation (call 8) matches", res.Summary)
+
+	res, err = assert.ToolArgs{Tool: "book_reservation", Args: map[string]any{"cabin": "economy", "flights": booked["flights"]}, Scope: assert.Turn}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.True(t, res.Passed, "the successful booking is the last turn's call: %s", res.Summary)
+
+	booked["payment_methods"] = []any{
+		map[string]any{"payment_id": "certificate_7504069", "amount": 250},
+		map[string]any{"payment_id": "credit_card_4421486", "amount": 56},
+	}
+	res, err = assert.ToolArgs{Tool: "book_reservation", Args: booked}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, "book_reservation (call 8): payment_methods[1].amount: got 55, want 56", res.Summary, "both bookings differ once; the latest is shown")
+	testify.Contains(t, res.Diff, "56")
+
+	res, err = assert.NoToolErrors{}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, "1 of 8 tool calls failed", res.Summary)
+	testify.InDelta(t, 0.875, res.Score, 1e-9)
+	testify.Equal(t, []assert.Detail{{Label: "error", Text: `book_reservation (call 5): "Error: payment amount does not add up, total price is 305, but paid 255"`}}, res.Details)
+
+	res, err = assert.NoToolErrors{Scope: assert.Turn}.Check(ctx, tr)
+	require.NoError(t, err)
+	testify.True(t, res.Passed, "the last turn's booking succeeded: %s", res.Summary)
+
+	for name, c := range map[string]assert.Check{
+		"both bookings count":  assert.ToolsCalled{Tools: []string{"book_reservation", "book_reservation"}},
+		"looked before booked": assert.ToolCallSequence{Sequence: []string{"get_user_details", "search_onestop_flight", "calculate", "book_reservation"}},
+		"calculated twice":     assert.ToolCallCount{Tool: "calculate", Min: toolInt(2), Max: toolInt(2)},
+		"no cancellation":      assert.ToolsNotCalled{Tools: []string{"cancel_reservation", "transfer_to_human_agents"}},
+	} {
+		res, err := c.Check(ctx, tr)
+		require.NoError(t, err, name)
+		testify.True(t, res.Passed, "%s: %s", name, res.Summary)
+	}
+}
+
+// TestToolChecksOnEveryTauBenchRun runs every tool check over every real
+// τ-bench run: each gives a verdict, none errors or panics.
+func TestToolChecksOnEveryTauBenchRun(t *testing.T) {
+	var runs []*evalkit.Transcript
+	for _, f := range []string{"airline_gpt4o_trajectories.json", "retail_gpt4o_conversations.jsonl"} {
+		trs, err := evalkit.LoadAll("../testdata/tau_bench/" + f)
+		require.NoError(t, err)
+		runs = append(runs, trs...)
+	}
+	checks := []assert.Check{
+		assert.ToolsCalled{Tools: []string{"get_user_details"}},
+		assert.ToolsNotCalled{Tools: []string{"transfer_to_human_agents"}},
+		assert.ToolArgs{Tool: "get_user_details", Args: map[string]any{"user_id": "x"}},
+		assert.ToolArgs{Calls: []assert.ExpectedCall{{Tool: "think"}, {Tool: "think"}, {Tool: "calculate"}}},
+		assert.ToolCallSequence{Sequence: []string{"get_user_details", "think"}},
+		assert.ToolCallCount{Max: toolInt(10)},
+		assert.NoToolErrors{Scope: assert.Turn},
+	}
+	for i, tr := range runs {
+		for _, c := range checks {
+			res, err := c.Check(context.Background(), tr)
+			require.NoError(t, err, "run %d, %T", i, c)
+			require.True(t, res.Score >= 0 && res.Score <= 1, "run %d, %T: score %v", i, c, res.Score)
+			require.NotEmpty(t, res.Summary, "run %d, %T", i, c)
+		}
+	}
+}
