@@ -62,8 +62,8 @@ type ExpectedCall struct {
 // Registry type "tool_args" ("tool_args_session" fixes Session scope),
 // params: tool_name with expected_args (required; {} matches any arguments),
 // or calls: a list of {tool_name (or name), expected_args (or args)}; scope.
-// As PromptKit's tool_args, which matches one call and reads only the
-// current turn.
+// After PromptKit's tool_args and tool_args_session, which look for a
+// single matching call.
 type ToolArgs struct {
 	Tool  string
 	Args  map[string]any

@@ -35,7 +35,8 @@ func toolChecks() map[string]func(*params) (Check, error) {
 
 // ToolsCalled passes when each of Tools was called at least MinCalls times
 // and, when MaxCalls is set, at most MaxCalls times (bounds inclusive).
-// MinCalls nil means 1. Every call counts, whether its tool reported an error
+// MinCalls nil means 1, MaxCalls nil no upper bound (MinCalls and MaxCalls
+// both 0 forbid the tools, as ToolsNotCalled does). Every call counts, whether its tool reported an error
 // or not: PromptKit's tools_called counts only successful calls, which mixes
 // "did the agent try" with "did the tool work"; compose with NoToolErrors to
 // require both. With RequireArgs only calls whose arguments decode to a
@@ -54,12 +55,14 @@ func toolChecks() map[string]func(*params) (Check, error) {
 //	called: get_order_details ×1, get_user_details ×2
 //
 // Errors (*ParamError): no tool names, an empty name, a negative bound,
-// MinCalls above MaxCalls, or MinCalls 0 without MaxCalls (it would check
-// nothing).
+// MinCalls (1 when nil) above MaxCalls, or MinCalls 0 without MaxCalls (it
+// would check nothing).
 //
 // Registry type "tools_called" (alias "tool_called"; "tools_called_session"
 // fixes Session scope), params: tool_names (or tools), min_calls, max_calls,
-// require_args, scope. As PromptKit's tools_called.
+// require_args, scope; PromptKit's ignore_validation is accepted when true
+// (what this check always does) and an error when false. As PromptKit's
+// tools_called.
 type ToolsCalled struct {
 	Tools       []string
 	MinCalls    *int
@@ -82,6 +85,13 @@ func buildToolsCalled(p *params) (Check, error) {
 	}
 	if c.RequireArgs, _, err = p.boolean("require_args"); err != nil {
 		return nil, err
+	}
+	// PromptKit's ignore_validation: true counts failed calls too, which is
+	// what this check always does; false asks for successful calls only.
+	if ignore, ok, err := p.boolean("ignore_validation"); err != nil {
+		return nil, err
+	} else if ok && !ignore {
+		return nil, p.err("ignore_validation", "false is not supported: tools_called counts every call; add no_tool_errors to require that calls succeed")
 	}
 	c.Scope, err = p.scope()
 	return c, err

@@ -181,6 +181,8 @@ func TestToolsCalled(t *testing.T) {
 		{name: "fractional max", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "max_calls": 1.5}, want: ERROR, param: "max_calls"},
 		{name: "require_args not a bool", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "require_args": "yes"}, want: ERROR, param: "require_args"},
 		{name: "unknown param", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "min_call": 2}, want: ERROR, param: "min_call"},
+		{name: "PromptKit's ignore_validation true", tr: refund, check: "tools_called", params: map[string]any{"tools": "get_order_details", "ignore_validation": true}, want: PASS},
+		{name: "PromptKit's ignore_validation false", tr: refund, check: "tools_called", params: map[string]any{"tools": "get_order_details", "ignore_validation": false}, want: ERROR, param: "ignore_validation"},
 		{name: "nil transcript", tr: nil, check: "tools_called", params: map[string]any{"tools": "a"}, want: ERROR},
 	})
 }
