@@ -141,7 +141,7 @@ func (c ToolCall) Arguments() (map[string]any, error) {
 	case nil:
 		return map[string]any{}, nil
 	default:
-		return nil, fmt.Errorf("arguments of %s are valid JSON but not an object (a %s)", c.Name, jsonKind(v))
+		return nil, fmt.Errorf("arguments of %s are valid JSON but not an object (%s)", c.Name, jsonKind(v))
 	}
 }
 
@@ -262,28 +262,46 @@ func (t *Transcript) LastTurn() (Turn, bool) {
 	return Turn{}, false
 }
 
-// linkToolCalls pairs tool messages with the calls they answer.
+// linkToolCalls pairs tool messages with the calls they answer, in one pass:
+// a tool message answers the most recent unanswered call with its id; one
+// without an id (or with an id no call carries, when some calls came without
+// ids) answers the earliest unanswered call, pairing by order.
 func linkToolCalls(msgs []Message) []ToolCall {
-	var calls []ToolCall
+	n := 0
 	for _, m := range msgs {
 		if m.Role == RoleAssistant {
-			calls = append(calls, m.ToolCalls...)
+			n += len(m.ToolCalls)
 		}
 	}
-	if len(calls) == 0 {
+	if n == 0 {
 		return nil
 	}
-	// Calls were copied out of the messages; attach results to the copies.
-	for i := range calls {
-		calls[i].Result = nil
-	}
-	seen := 0 // calls made so far, as the messages are walked in order
+	calls := make([]ToolCall, 0, n)
+	open := map[string][]int{} // id -> unanswered calls with that id, oldest first
+	byOrder := 0               // every call before this index has a result
 	for _, m := range msgs {
 		switch m.Role {
 		case RoleAssistant:
-			seen += len(m.ToolCalls)
+			for _, c := range m.ToolCalls {
+				c.Result = nil // stored calls never carry one, but a user's might
+				open[c.ID] = append(open[c.ID], len(calls))
+				calls = append(calls, c)
+			}
 		case RoleTool:
-			i := answeredCall(calls[:seen], m.ToolCallID)
+			i := -1
+			if stack := open[m.ToolCallID]; m.ToolCallID != "" && len(stack) > 0 {
+				i = stack[len(stack)-1]
+			} else if m.ToolCallID == "" || len(open[""]) > 0 {
+				for byOrder < len(calls) && calls[byOrder].Result != nil {
+					byOrder++
+				}
+				for j := byOrder; j < len(calls); j++ {
+					if calls[j].Result == nil && (m.ToolCallID == "" || calls[j].ID == "") {
+						i = j
+						break
+					}
+				}
+			}
 			if i < 0 {
 				continue
 			}
@@ -292,44 +310,35 @@ func linkToolCalls(msgs []Message) []ToolCall {
 				name = calls[i].Name
 			}
 			calls[i].Result = &ToolResult{CallID: m.ToolCallID, Name: name, Content: m.Content, IsError: m.IsError}
+			open[calls[i].ID] = removeIndex(open[calls[i].ID], i)
 		}
 	}
 	return calls
 }
 
-// answeredCall finds the call a tool message with the given id answers: the
-// most recent call with that id still lacking a result. A tool message without
-// an id, or whose id no call carries while some calls came without ids,
-// answers the earliest call without a result (pairing by order). It returns -1
-// when there is none.
-func answeredCall(calls []ToolCall, id string) int {
-	if id != "" {
-		for i := len(calls) - 1; i >= 0; i-- {
-			if calls[i].ID == id && calls[i].Result == nil {
-				return i
-			}
+// removeIndex drops i from an id's unanswered calls; it is almost always the
+// last (answered latest-first) or the first (answered by order).
+func removeIndex(stack []int, i int) []int {
+	for k := len(stack) - 1; k >= 0; k-- {
+		if stack[k] == i {
+			return append(stack[:k], stack[k+1:]...)
 		}
 	}
-	for i := range calls {
-		if calls[i].Result == nil && (id == "" || calls[i].ID == "") {
-			return i
-		}
-	}
-	return -1
+	return stack
 }
 
 func jsonKind(v any) string {
 	switch v.(type) {
 	case string:
-		return "string"
+		return "a string"
 	case float64, json.Number:
-		return "number"
+		return "a number"
 	case bool:
-		return "boolean"
+		return "a boolean"
 	case []any:
-		return "array"
+		return "an array"
 	case map[string]any:
-		return "object"
+		return "an object"
 	case nil:
 		return "null"
 	}

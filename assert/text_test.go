@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
 	testify "github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"

@@ -141,6 +141,8 @@ const maxLabel = 160
 // ".0" as Go source has them, maps and slices as JSON with sorted keys.
 func goValue(v any) string {
 	switch v := v.(type) {
+	case rawLabel:
+		return string(v)
 	case nil:
 		return "nil"
 	case string:
@@ -168,4 +170,113 @@ func quoteAll(ss []string) []string {
 		out[i] = strconv.Quote(s)
 	}
 	return out
+}
+
+// JSONValid checks that the last assistant message is valid JSON
+// (assert.JSONValid); use Check(assert.JSONValid{AllowWrapped: true}) for
+// JSON in a markdown fence.
+func (e *Expectation) JSONValid() *Expectation {
+	e.t.tb.Helper()
+	e.report(call("JSONValid"), assert.JSONValid{})
+	return e
+}
+
+// JSONSchema checks the last assistant message's JSON against schema: a
+// map, a JSON string or anything that marshals to a schema object
+// (assert.JSONSchema, formats asserted).
+func (e *Expectation) JSONSchema(schema any) *Expectation {
+	e.t.tb.Helper()
+	label := call("JSONSchema", schemaLabel(schema))
+	e.report(label, assert.JSONSchema{Schema: schema})
+	return e
+}
+
+// JSONPath checks that the JMESPath expression, evaluated on the last
+// assistant message's JSON, equals expected; numbers compare by value, so
+// 42 and 42.0 are equal, and nil expects null (assert.JSONPath).
+func (e *Expectation) JSONPath(expression string, expected any) *Expectation {
+	e.t.tb.Helper()
+	c := assert.JSONPath{Expression: expression, Expected: expected, ExpectNull: expected == nil}
+	e.report(call("JSONPath", expression, expected), c)
+	return e
+}
+
+// FieldPresence checks that the last assistant message's JSON has every
+// field, each a JMESPath path such as "customer.email" (assert.FieldPresence).
+func (e *Expectation) FieldPresence(fields ...string) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("FieldPresence", strArgs(fields)...), assert.FieldPresence{Fields: fields})
+	return e
+}
+
+// ToolsCalled checks that each tool was called at least once anywhere in
+// the transcript; a name listed twice must be called twice (assert.ToolsCalled).
+func (e *Expectation) ToolsCalled(names ...string) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("ToolsCalled", strArgs(names)...), assert.ToolsCalled{Tools: names})
+	return e
+}
+
+// ToolsNotCalled checks that none of the tools was called (assert.ToolsNotCalled).
+func (e *Expectation) ToolsNotCalled(names ...string) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("ToolsNotCalled", strArgs(names)...), assert.ToolsNotCalled{Tools: names})
+	return e
+}
+
+// ToolArgs checks that tool was called with arguments including args, by
+// value: extra arguments are allowed, 5 equals 5.0, "5" does not equal 5
+// (assert.ToolArgs).
+func (e *Expectation) ToolArgs(tool string, args map[string]any) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("ToolArgs", tool, args), assert.ToolArgs{Tool: tool, Args: args})
+	return e
+}
+
+// ToolCalls checks that each expected call was made with arguments
+// including its Args, each matched to a different actual call, so two
+// expected searches need two searches (assert.ToolArgs with Calls).
+func (e *Expectation) ToolCalls(calls ...assert.ExpectedCall) *Expectation {
+	e.t.tb.Helper()
+	args := make([]any, len(calls))
+	for i, c := range calls {
+		args[i] = rawLabel(goValue(c.Tool) + "(" + goValue(c.Args) + ")")
+	}
+	e.report(call("ToolCalls", args...), assert.ToolArgs{Calls: calls})
+	return e
+}
+
+// ToolCallSequence checks that the tools were called in this order, other
+// calls allowed in between (assert.ToolCallSequence).
+func (e *Expectation) ToolCallSequence(names ...string) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("ToolCallSequence", strArgs(names)...), assert.ToolCallSequence{Sequence: names})
+	return e
+}
+
+// ToolCallCount checks that tool was called exactly n times, or that n
+// calls were made in all when tool is "" (assert.ToolCallCount).
+func (e *Expectation) ToolCallCount(tool string, n int) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("ToolCallCount", tool, n), assert.ToolCallCount{Tool: tool, Min: &n, Max: &n})
+	return e
+}
+
+// NoToolErrors checks that no tool call got an error result
+// (assert.NoToolErrors).
+func (e *Expectation) NoToolErrors() *Expectation {
+	e.t.tb.Helper()
+	e.report(call("NoToolErrors"), assert.NoToolErrors{})
+	return e
+}
+
+// rawLabel is a label fragment written as is.
+type rawLabel string
+
+// schemaLabel keeps a schema argument short in the first line.
+func schemaLabel(schema any) any {
+	if s, ok := schema.(string); ok {
+		return rawLabel(textnorm.Excerpt(s, 40))
+	}
+	return rawLabel(textnorm.Excerpt(goValue(schema), 40))
 }
