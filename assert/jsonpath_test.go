@@ -1,0 +1,242 @@
+package assert_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	testify "github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/assert"
+)
+
+// Field case C14: keys holding '-' or '.'.
+const c14 = `{"tags": {"created-by": "ops-bot", "v1.2": "ok"}}`
+
+func TestJSONPath(t *testing.T) {
+	order := jsonAnswer(`{"refund": {"amount": 41.5, "currency": "EUR"}, "items": ["a", "b", {"sku": 7}], "note": null, "n": "1"}`)
+	hint := assert.Detail{Label: "hint", Text: `'-' is subtraction in JMESPath; quote keys that contain '-': tags."created-by"`}
+	runJSONCases(t, []jsonCase{
+		// Field case C01a: the JSON is the json fence, not the ts one.
+		{name: "C01a status from the json fence", tr: jsonAnswer(c01a), check: "json_path",
+			params: map[string]any{"expression": "status", "expected": "shipped", "allow_wrapped": true}, want: PASS, summary: `got "shipped"`},
+
+		// Field case C13: numbers compare by value.
+		{name: "C13a greater-than", tr: jsonAnswer(`{"min_size": 2, "max_size": 7}`), check: "json_path",
+			params: map[string]any{"expression": "max_size > min_size", "expected": true}, want: PASS},
+		{name: "C13a expected Go int", tr: jsonAnswer(`{"min_size": 2, "max_size": 7}`), check: "json_path",
+			params: map[string]any{"expression": "max_size", "expected": 7}, want: PASS, summary: "got 7"},
+		{name: "C13a range", tr: jsonAnswer(`{"min_size": 2, "max_size": 7}`), check: "json_path",
+			params: map[string]any{"expression": "max_size", "min": 5, "max": 10}, want: PASS},
+		{name: "C13b json.Number expected", tr: jsonAnswer(`{"max_size": 7.0}`), check: "json_path",
+			params: map[string]any{"expression": "$.max_size", "expected": json.Number("7")}, want: PASS},
+		{name: "C13c filter on 20.0", tr: jsonAnswer(`{"fees": [{"fee": 20.0}, {"fee": 5}]}`), check: "json_path",
+			params: map[string]any{"expression": "fees[?fee == `20`]", "min_results": 1}, want: PASS},
+		{name: "C13c exactly one", tr: jsonAnswer(`{"fees": [{"fee": 20.0}, {"fee": 5}]}`), check: "json_path",
+			params: map[string]any{"expression": "fees[?fee == `20`]", "min_results": 1, "max_results": 1}, want: PASS,
+			summary: `got [{"fee":20}]`},
+		{name: "C13d exponent form", tr: jsonAnswer(`{"ts": 1.476857243e+09}`), check: "json_path",
+			params: map[string]any{"expression": "ts", "expected": 1476857243}, want: PASS},
+		{name: "C13e string is not a number", tr: jsonAnswer(`{"n": "1"}`), check: "json_path",
+			params: map[string]any{"expression": "n", "expected": 1}, want: FAIL, summary: `got "1", want 1`},
+
+		// Field case C14.
+		{name: "C14a quoted hyphen key", tr: jsonAnswer(c14), check: "json_path",
+			params: map[string]any{"expression": `tags."created-by"`, "expected": "ops-bot"}, want: PASS},
+		{name: "C14b unquoted hyphen is subtraction", tr: jsonAnswer(c14), check: "json_path",
+			params: map[string]any{"expression": "tags.created-by", "expected": "ops-bot"}, want: FAIL,
+			summary: `got null, want "ops-bot"`, details: []assert.Detail{hint}},
+		{name: "C14b with no constraint", tr: jsonAnswer(c14), check: "json_path",
+			params: map[string]any{"expression": "tags.created-by"}, want: FAIL,
+			summary: "tags.created-by selected nothing (null)", details: []assert.Detail{hint}},
+		{name: "C14c quoted dotted key", tr: jsonAnswer(c14), check: "json_path",
+			params: map[string]any{"expression": `tags."v1.2"`, "expected": "ok"}, want: PASS},
+		{name: "C14d unquoted dotted key", tr: jsonAnswer(c14), check: "json_path",
+			params: map[string]any{"expression": "tags.v1.2", "expected": "ok"}, want: ERROR, param: "expression",
+			summary: `json_path: param "expression": invalid JMESPath "tags.v1.2": Expected identifier, lbracket, or lbrace (at offset 8)`},
+		{name: "C14e U+0080 panics the lexer", tr: jsonAnswer(c14), check: "json_path",
+			params: map[string]any{"expression": "tags.a\u0080"}, want: ERROR, param: "expression"},
+
+		// Constraints.
+		{name: "selects something", tr: order, check: "json_path", params: map[string]any{"expression": "refund.currency"}, want: PASS, summary: `got "EUR"`},
+		{name: "selects nothing", tr: order, check: "json_path", params: map[string]any{"expression": "refund.reason"}, want: FAIL,
+			summary: "refund.reason selected nothing (null)", score: ptr(0)},
+		{name: "explicit null selects nothing", tr: order, check: "json_path", params: map[string]any{"expression": "note"}, want: FAIL},
+		{name: "expected null passes on null", tr: order, check: "json_path", params: map[string]any{"expression": "note", "expected": nil}, want: PASS,
+			summary: "got null"},
+		{name: "expected null fails on a value", tr: order, check: "json_path", params: map[string]any{"expression": "n", "expected": nil}, want: FAIL,
+			summary: `got "1", want null`},
+		{name: "expected mismatch has a diff", tr: order, check: "json_path", params: map[string]any{"expression": "refund.amount", "expected": 42},
+			want: FAIL, summary: "got 41.5, want 42", diff: "41.5", score: ptr(0)},
+		{name: "deep expected object, alias jmespath_expression", tr: order, check: "json_path",
+			params: map[string]any{"jmespath_expression": "refund", "expected": map[string]any{"amount": 41.5, "currency": "EUR"}}, want: PASS},
+		{name: "deep expected mismatch", tr: order, check: "json_path",
+			params: map[string]any{"expression": "items", "expected": []any{"a", "b", map[string]any{"sku": 8}}}, want: FAIL,
+			diff: "float64(8)"},
+		{name: "contains", tr: order, check: "json_path", params: map[string]any{"expression": "items", "contains": []any{"b", map[string]any{"sku": 7.0}}}, want: PASS},
+		{name: "contains missing", tr: order, check: "json_path", params: map[string]any{"expression": "items", "contains": []any{"b", "z", 3}}, want: FAIL,
+			summary: `missing "z", 3 in ["a","b",{"sku":7}]`},
+		{name: "contains on a non-array", tr: order, check: "json_path", params: map[string]any{"expression": "refund", "contains": []any{"EUR"}}, want: FAIL,
+			summary: `got {"amount":41.5,"currency":"EUR"}, want an array containing "EUR"`},
+		{name: "result count", tr: order, check: "json_path", params: map[string]any{"expression": "items", "max_results": 2}, want: FAIL,
+			summary: "got 3 results, want <= 2"},
+		{name: "result count on null", tr: order, check: "json_path", params: map[string]any{"expression": "lines", "min_results": 1}, want: FAIL,
+			summary: "got null, want an array with >= 1 items"},
+		{name: "numeric range", tr: order, check: "json_path", params: map[string]any{"expression": "refund.amount", "min": 0, "max": 40}, want: FAIL,
+			summary: "got 41.5, want in [0, 40]"},
+		{name: "numeric range on a string", tr: order, check: "json_path", params: map[string]any{"expression": "n", "min": 1}, want: FAIL,
+			summary: `got "1", want a number >= 1`},
+		{name: "constraints are ANDed", tr: order, check: "json_path",
+			params: map[string]any{"expression": "refund.amount", "expected": 41.5, "min": 42}, want: FAIL, score: ptr(0.5),
+			summary: "got 41.5, want >= 42"},
+		{name: "every failure is reported", tr: order, check: "json_path",
+			params: map[string]any{"expression": "refund.amount", "expected": 42, "max": 40}, want: FAIL,
+			summary: "got 41.5, want 42; got 41.5, want <= 40"},
+		{name: "root prefix", tr: order, check: "json_path", params: map[string]any{"expression": "$.items[2].sku", "expected": 7}, want: PASS},
+		{name: "function error fails", tr: order, check: "json_path", params: map[string]any{"expression": "abs(n)"}, want: FAIL},
+		{name: "not JSON", tr: jsonAnswer("The refund is 42 EUR."), check: "json_path", params: map[string]any{"expression": "refund"}, want: FAIL,
+			summary: "not valid JSON: invalid character 'T' looking for beginning of value at line 1, column 1"},
+		{name: "session", tr: jsonChat(
+			evalkit.Message{Role: evalkit.RoleAssistant, Content: `{"status": "ok"}`},
+			evalkit.Message{Role: evalkit.RoleAssistant, Content: `{"status": "failed"}`},
+		), check: "json_path", params: map[string]any{"expression": "status", "expected": "ok", "scope": "session"}, want: FAIL,
+			summary: "1 of 2 assistant messages fail", details: []assert.Detail{{Label: "message 2", Text: `got "failed", want "ok"`}},
+			diff: `"failed"`},
+
+		// Parameter errors.
+		{name: "missing expression", tr: order, check: "json_path", params: map[string]any{"expected": 1}, want: ERROR, param: "expression"},
+		{name: "empty expression", tr: order, check: "json_path", params: map[string]any{"expression": ""}, want: ERROR, param: "expression"},
+		{name: "expression and alias", tr: order, check: "json_path", params: map[string]any{"expression": "a", "jmespath_expression": "a"},
+			want: ERROR, param: "jmespath_expression"},
+		{name: "empty contains", tr: order, check: "json_path", params: map[string]any{"expression": "items", "contains": []any{}}, want: ERROR, param: "contains"},
+		{name: "contains not a list", tr: order, check: "json_path", params: map[string]any{"expression": "items", "contains": "a"}, want: ERROR, param: "contains"},
+		{name: "min above max", tr: order, check: "json_path", params: map[string]any{"expression": "n", "min": 5, "max": 1}, want: ERROR, param: "max"},
+		{name: "min_results above max_results", tr: order, check: "json_path",
+			params: map[string]any{"expression": "items", "min_results": 5, "max_results": 1}, want: ERROR, param: "max_results"},
+		{name: "negative min_results", tr: order, check: "json_path", params: map[string]any{"expression": "items", "min_results": -1}, want: ERROR, param: "min_results"},
+		{name: "min not a number", tr: order, check: "json_path", params: map[string]any{"expression": "n", "min": "5"}, want: ERROR, param: "min"},
+		{name: "unknown param", tr: order, check: "json_path", params: map[string]any{"expression": "n", "expect": 1}, want: ERROR, param: "expect"},
+	})
+}
+
+func TestJSONPathTyped(t *testing.T) {
+	ctx := context.Background()
+	tr := jsonAnswer(`{"min_size": 2, "max_size": 7, "tags": {"created-by": "ops-bot"}, "none": null}`)
+	for _, c := range []assert.JSONPath{
+		{Expression: "max_size", Expected: 7},                           // C13a: a Go int
+		{Expression: "max_size", Expected: json.Number("7")},            // C13b
+		{Expression: "max_size", Min: ptr(5), Max: ptr(10)},             // C13a range
+		{Expression: "max_size > min_size", Expected: true},             // C13a
+		{Expression: "[min_size, max_size]", Contains: []any{int64(2)}}, // contains, normalized
+		{Expression: "[min_size, max_size]", MinResults: jsonInt(2), MaxResults: jsonInt(2)},
+		{Expression: `tags."created-by"`, Expected: "ops-bot"},
+		{Expression: "none", ExpectNull: true},
+	} {
+		res, err := c.Check(ctx, tr)
+		require.NoError(t, err, "%+v", c)
+		testify.True(t, res.Passed, "%+v: %+v", c, res)
+	}
+	for _, c := range []assert.JSONPath{
+		{Expression: "none"},
+		{Expression: "max_size", ExpectNull: true},
+		{Expression: "tags.created-by", Expected: "ops-bot"},
+		{Expression: "max_size", MaxResults: jsonInt(0)},
+	} {
+		res, err := c.Check(ctx, tr)
+		require.NoError(t, err, "%+v", c)
+		testify.False(t, res.Passed, "%+v: %+v", c, res)
+	}
+	for param, c := range map[string]assert.JSONPath{
+		"expression":  {Expression: "tags.a\u0080"},
+		"expected":    {Expression: "a", Expected: 1, ExpectNull: true},
+		"contains":    {Expression: "a", Contains: []any{}},
+		"max_results": {Expression: "a", MinResults: jsonInt(3), MaxResults: jsonInt(1)},
+		"min_results": {Expression: "a", MinResults: jsonInt(-1)},
+		"max":         {Expression: "a", Min: ptr(1), Max: ptr(0)},
+	} {
+		_, err := c.Check(ctx, tr)
+		var pe *assert.ParamError
+		require.True(t, errors.As(err, &pe), "%s: %v", param, err)
+		testify.Equal(t, param, pe.Param)
+	}
+}
+
+func TestFieldPresence(t *testing.T) {
+	customer := jsonAnswer(`{"id": 7, "username": "ann", "customer": {"email": "a@example.com", "phone": null}, "tags": {"created-by": "ops"}, "items": [{"sku": "x"}]}`)
+	runJSONCases(t, []jsonCase{
+		{name: "all present", tr: customer, check: "field_presence",
+			params: map[string]any{"fields": []any{"id", "customer.email", `tags."created-by"`, "items[0].sku"}}, want: PASS,
+			summary: "all 4 fields present", score: ptr(1)},
+		{name: "missing fields", tr: customer, check: "field_presence",
+			params: map[string]any{"fields": []any{"id", "name", "customer.address"}}, want: FAIL,
+			summary: `missing "name", "customer.address"`, score: ptr(1.0 / 3)},
+		{name: "name is not found in username", tr: customer, check: "required_fields",
+			params: map[string]any{"fields": "name"}, want: FAIL, summary: `missing "name"`},
+		{name: "explicit null counts as absent", tr: customer, check: "field_presence",
+			params: map[string]any{"fields": []any{"customer.phone"}}, want: FAIL},
+		{name: "C14b unquoted hyphen", tr: customer, check: "field_presence",
+			params: map[string]any{"fields": []any{"tags.created-by"}}, want: FAIL,
+			details: []assert.Detail{{Label: "hint", Text: `'-' is subtraction in JMESPath; quote keys that contain '-': tags."created-by"`}}},
+		{name: "C14e U+0080", tr: customer, check: "field_presence",
+			params: map[string]any{"fields": []any{"id", "tags.a\u0080"}}, want: ERROR, param: "fields"},
+		{name: "C14d unquoted dotted key", tr: customer, check: "field_presence",
+			params: map[string]any{"fields": []any{"tags.v1.2"}}, want: ERROR, param: "fields",
+			summary: `field_presence: param "fields": item 0, "tags.v1.2": invalid JMESPath "tags.v1.2": Expected identifier, lbracket, or lbrace (at offset 8)`},
+		{name: "wrapped", tr: jsonAnswer("```json\n{\"id\": 1}\n```"), check: "field_presence",
+			params: map[string]any{"fields": []any{"id"}, "allow_wrapped": true}, want: PASS},
+		{name: "not JSON", tr: jsonAnswer("id: 7, name: Ann"), check: "field_presence",
+			params: map[string]any{"fields": []any{"id"}}, want: FAIL},
+		{name: "empty list", tr: customer, check: "field_presence", params: map[string]any{"fields": []any{}}, want: ERROR, param: "fields"},
+		{name: "empty field", tr: customer, check: "field_presence", params: map[string]any{"fields": []any{"id", ""}}, want: ERROR, param: "fields"},
+		{name: "missing fields param", tr: customer, check: "field_presence", want: ERROR, param: "fields"},
+		{name: "unknown param", tr: customer, check: "field_presence", params: map[string]any{"fields": []any{"id"}, "case_sensitive": true},
+			want: ERROR, param: "case_sensitive"},
+	})
+}
+
+func TestFieldPresenceTyped(t *testing.T) {
+	ctx := context.Background()
+	res, err := assert.FieldPresence{Fields: []string{"id", "$.customer.email"}}.Check(ctx, jsonAnswer(`{"id": 1, "customer": {"email": "x"}}`))
+	require.NoError(t, err)
+	testify.True(t, res.Passed)
+	_, err = assert.FieldPresence{}.Check(ctx, jsonAnswer(`{}`))
+	var pe *assert.ParamError
+	require.True(t, errors.As(err, &pe))
+	testify.Equal(t, "fields", pe.Param)
+}
+
+// TestJSONTypedMatchesRegistry checks that a check built in Go and the same
+// check built from parameters give the same result.
+func TestJSONTypedMatchesRegistry(t *testing.T) {
+	ctx := context.Background()
+	tr := jsonAnswer("Answer:\n```json\n{\"refund\": {\"amount\": 41.5}, \"when\": \"soon\"}\n```")
+	pairs := []struct {
+		typed  assert.Check
+		check  string
+		params map[string]any
+	}{
+		{assert.JSONValid{AllowWrapped: true}, "json_valid", map[string]any{"allow_wrapped": true}},
+		{assert.JSONPath{Expression: "refund.amount", Expected: 42, AllowWrapped: true}, "json_path",
+			map[string]any{"expression": "refund.amount", "expected": 42, "allow_wrapped": true}},
+		{assert.JSONSchema{Schema: c16Schema, ExtractJSON: true}, "json_schema", map[string]any{"schema": c16Schema, "extract_json": true}},
+		{assert.FieldPresence{Fields: []string{"refund.amount", "when"}, AllowWrapped: true}, "field_presence",
+			map[string]any{"fields": []any{"refund.amount", "when"}, "allow_wrapped": true}},
+	}
+	for _, p := range pairs {
+		want, err := p.typed.Check(ctx, tr)
+		require.NoError(t, err)
+		got, err := assert.Eval(ctx, p.check, tr, p.params)
+		require.NoError(t, err)
+		testify.Equal(t, want, got, p.check)
+	}
+}
+
+func TestJSONRegistryNames(t *testing.T) {
+	names := assert.NewRegistry().Names()
+	for _, n := range []string{"json_valid", "valid_json", "is_valid_json", "json_schema", "json_path", "field_presence", "required_fields"} {
+		testify.Contains(t, names, n)
+	}
+}

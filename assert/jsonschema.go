@@ -1,0 +1,234 @@
+package assert
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/jsonx"
+)
+
+// JSONSchema passes when the output's JSON is valid against Schema, with
+// JSON found as JSONValid documents (see AllowWrapped and ExtractJSON).
+// Every draft santhosh-tekuri/jsonschema/v6 knows is supported, chosen by
+// the schema's "$schema" (2020-12 when absent). "format" is always asserted,
+// whatever the draft: a "date-time" that is not RFC 3339 fails, as a test
+// author writing it means. Numbers keep their exact value, so 3.0 is an
+// integer and 3.5 is not. The schema must be self-contained: "$ref"s to
+// other documents (files, URLs) are not loaded, except the drafts'
+// meta-schemas.
+//
+// A failure lists every violation with its location in the output's JSON
+// (a JSON Pointer, such as "at /event_time"), sorted, at most ten. Output
+// that is not JSON fails. An invalid schema is an error (a *ParamError on
+// "schema"). Schemas compile once per process, keyed by their JSON text (a
+// schema given as a Go value is marshalled with sorted keys). Score is 1 or
+// 0 (with Session scope, the fraction of messages that pass).
+//
+// Registry type "json_schema", params: schema (an object, or a JSON
+// string), allow_wrapped, extract_json, scope. As PromptKit's json_schema.
+type JSONSchema struct {
+	// Schema is the JSON Schema: a map[string]any (or anything that
+	// marshals to a JSON object), a JSON text as a string, []byte or
+	// json.RawMessage, or a boolean schema.
+	Schema       any
+	AllowWrapped bool
+	ExtractJSON  bool
+	Scope        Scope
+}
+
+func buildJSONSchema(p *params) (Check, error) {
+	var c JSONSchema
+	v, ok, err := p.value("schema")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, p.err("schema", "required: want a JSON Schema object")
+	}
+	c.Schema = v
+	c.AllowWrapped, c.ExtractJSON, c.Scope, err = readJSONSource(p)
+	return c, err
+}
+
+func (c JSONSchema) validate() error {
+	_, err := compileSchema(c.Schema)
+	return err
+}
+
+// Check implements Check.
+func (c JSONSchema) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
+	sch, err := compileSchema(c.Schema)
+	if err != nil {
+		return Result{}, err
+	}
+	return eachJSON("json_schema", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "match the schema",
+		func(_ output, found jsonx.Found) (Result, error) {
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(found.JSON))
+			if err != nil {
+				return Result{}, fmt.Errorf("decoding JSON: %w", err)
+			}
+			verr := sch.Validate(doc)
+			if verr == nil {
+				if found.From == "the whole text" {
+					return pass(1, "matches the schema"), nil
+				}
+				return pass(1, "matches the schema (JSON in "+found.From+")"), nil
+			}
+			var ve *jsonschema.ValidationError
+			if !errors.As(verr, &ve) {
+				return Result{}, fmt.Errorf("validating: %w", verr)
+			}
+			return schemaFailure(ve, found), nil
+		})
+}
+
+// schemaFailure lists a validation error's leaves: each names a violated
+// keyword at an instance location.
+func schemaFailure(ve *jsonschema.ValidationError, found jsonx.Found) Result {
+	lines := schemaLeaves(ve)
+	n := len(lines)
+	if n > maxListed {
+		lines = append(lines[:maxListed], Detail{"more", fmt.Sprintf("… and %d more errors", n-maxListed)})
+	}
+	summary := fmt.Sprintf("does not match the schema: %d errors", n)
+	if n == 1 {
+		summary = "does not match the schema: " + lines[0].Label + ": " + lines[0].Text
+	}
+	if found.From != "the whole text" {
+		lines = append(lines, Detail{"json", "in " + found.From})
+	}
+	return fail(0, summary, lines...)
+}
+
+// schemaLeaves lists the innermost errors of a validation error, each with
+// its instance location, sorted.
+func schemaLeaves(ve *jsonschema.ValidationError) []Detail {
+	var lines []Detail
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			lines = append(lines, Detail{"at " + pointer(e.InstanceLocation), e.ErrorKind.LocalizedString(schemaPrinter)})
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	sort.SliceStable(lines, func(i, j int) bool {
+		if lines[i].Label != lines[j].Label {
+			return lines[i].Label < lines[j].Label
+		}
+		return lines[i].Text < lines[j].Text
+	})
+	return lines
+}
+
+var schemaPrinter = message.NewPrinter(language.English)
+
+// pointer renders an instance location as a JSON Pointer; the root is "(root)".
+func pointer(tokens []string) string {
+	if len(tokens) == 0 {
+		return "(root)"
+	}
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
+}
+
+var schemaCache sync.Map // the schema's JSON text -> *jsonschema.Schema
+
+// schemaURL is where a schema given inline lives, for the library's
+// reference resolution; nothing is loaded from it.
+const schemaURL = "https://evalkit.invalid/schema.json"
+
+// compileSchema compiles a schema, or returns it from the cache. Errors are
+// *ParamError on "schema".
+func compileSchema(schema any) (*jsonschema.Schema, error) {
+	var text []byte
+	switch s := schema.(type) {
+	case nil:
+		return nil, paramErr("json_schema", "schema", "required: want a JSON Schema object")
+	case string:
+		text = []byte(s)
+	case []byte:
+		text = s
+	case json.RawMessage:
+		text = s
+	default:
+		var err error
+		if text, err = json.Marshal(s); err != nil {
+			return nil, paramErr("json_schema", "schema", "cannot be written as JSON: %v", err)
+		}
+	}
+	if len(bytes.TrimSpace(text)) == 0 {
+		return nil, paramErr("json_schema", "schema", "empty: want a JSON Schema object")
+	}
+	// A schema given as a Go value is marshalled with sorted keys: its
+	// canonical JSON. One given as text is keyed by the text.
+	key := string(text)
+	if sch, ok := schemaCache.Load(key); ok {
+		return sch.(*jsonschema.Schema), nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+	if err != nil {
+		return nil, paramErr("json_schema", "schema", "want a JSON Schema object (or a JSON string of one): %v", err)
+	}
+	switch doc.(type) {
+	case map[string]any, bool:
+	default:
+		return nil, paramErr("json_schema", "schema", "want a JSON Schema object, got %s", kindOf(doc))
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	c.UseLoader(noLoader{})
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, paramErr("json_schema", "schema", "%v", err)
+	}
+	sch, err := c.Compile(schemaURL)
+	var meta *jsonschema.SchemaValidationError
+	var ve *jsonschema.ValidationError
+	switch {
+	case errors.As(err, &meta) && errors.As(meta.Err, &ve):
+		var why []string
+		for _, d := range schemaLeaves(ve) {
+			why = append(why, d.Label+": "+d.Text)
+		}
+		return nil, paramErr("json_schema", "schema", "invalid JSON Schema: not valid against its meta-schema: %s", strings.Join(why, "; "))
+	case err != nil:
+		return nil, paramErr("json_schema", "schema", "invalid JSON Schema: %s", oneLine(strings.ReplaceAll(err.Error(), schemaURL, "the schema")))
+	}
+	actual, _ := schemaCache.LoadOrStore(key, sch)
+	return actual.(*jsonschema.Schema), nil
+}
+
+// noLoader refuses to load referenced schemas: a check must not read files
+// or the network.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("evalkit does not load referenced schemas (%s): put the definition under \"$defs\" and refer to it as \"#/$defs/...\"", url)
+}
+
+// oneLine joins a multi-line library message into one line.
+func oneLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(lines, "; ")
+}
