@@ -176,12 +176,36 @@ func Extract(text string, mode Mode) (Found, error) {
 func parseErr(text string, start, end int) *Error {
 	part := text[start:end]
 	body := strings.TrimSpace(part)
-	if json.Valid([]byte(body)) {
+	ok, at := isValue(body)
+	if ok {
 		return nil
 	}
+	// encoding/json finds the same error reading only up to it: no need to
+	// copy a 20 MB text to learn that its first byte is wrong.
 	var raw json.RawMessage
-	err := json.Unmarshal([]byte(body), &raw)
+	err := json.Unmarshal([]byte(body[:min(at+1, len(body))]), &raw)
 	return syntaxError(text, start+len(part)-len(strings.TrimLeftFunc(part, unicode.IsSpace)), err)
+}
+
+// isValue reports whether s is exactly one JSON value (no surrounding
+// space), as json.Valid does but without copying s; when it is not, at is
+// the offset of the first byte that cannot continue it (len(s) when s ends
+// first).
+func isValue(s string) (ok bool, at int) {
+	if s == "" {
+		return false, 0
+	}
+	if isSpace(s[0]) {
+		return false, 0 // a value begins at s[0]; callers trim first
+	}
+	end, ok := scanValue(s, 0)
+	if !ok {
+		return false, end
+	}
+	if end != len(s) {
+		return false, skipSpace(s, end) // text after the value
+	}
+	return true, len(s)
 }
 
 // syntaxError renders encoding/json's error for JSON starting at offset in
@@ -224,7 +248,8 @@ func bodyIsJSON(body string, anyValue bool) bool {
 	if b == "" || (!anyValue && b[0] != '{' && b[0] != '[') {
 		return false
 	}
-	return json.Valid([]byte(b))
+	ok, _ := isValue(b)
+	return ok
 }
 
 func (f *fence) name(text string) string {

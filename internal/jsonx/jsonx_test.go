@@ -247,3 +247,36 @@ func TestExtractTooManyFences(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "{}", string(found.JSON))
 }
+
+// FuzzExtract checks that Extract never panics and that what it returns is
+// valid JSON taken from the text.
+func FuzzExtract(f *testing.F) {
+	for _, s := range []string{c01aSeed, "```json {\"ok\": true}```", "Run:\n```python\nprint({'ok': 1})\n```",
+		`Sure: {"a": [1, "}"]} ok`, "```\n[1]\n```", `{"city": "Ly`, "[[[", "{{{", "``````"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, err := Extract(text, Strict)
+		if valid := json.Valid([]byte(strings.TrimSpace(text))); valid != (err == nil) {
+			t.Fatalf("Extract(%q, Strict): %v; json.Valid says %v", text, err, valid)
+		}
+		if err != nil && !strings.Contains(err.Error(), " at line ") && err.Error() != "the output is empty" {
+			t.Fatalf("Extract(%q, Strict): %q has no position", text, err)
+		}
+		for _, mode := range []Mode{Strict, Wrapped, Prose} {
+			found, err := Extract(text, mode)
+			if err != nil {
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Fatalf("error %T, want *Error", err)
+				}
+				continue
+			}
+			if !json.Valid(found.JSON) || !strings.Contains(text, string(found.JSON)) || found.From == "" {
+				t.Fatalf("Extract(%q, %v) = %q from %q", text, mode, found.JSON, found.From)
+			}
+		}
+	})
+}
+
+const c01aSeed = "Type used:\n```ts\nconst sample = { id: 7 };\n```\nAnswer:\n```json\n{\"status\": \"shipped\", \"items\": 2}\n```"

@@ -185,3 +185,22 @@ func TestNormalizeKeepsNormalValues(t *testing.T) {
 	got.(map[string]any)["marker"] = true
 	assert.Equal(t, true, m["marker"], "a value already normal is returned as is, not copied")
 }
+
+// FuzzCompileSearch checks that no expression makes Compile or Search panic.
+func FuzzCompileSearch(f *testing.F) {
+	for _, s := range []string{"a.b", "tags.a\u0080", "$.a[?b > `1`]", "a-b", "let $x = a in $x", "items(@)", "a[::-1]", "`{}`"} {
+		f.Add(s)
+	}
+	data := map[string]any{"a": map[string]any{"b": []any{1.0, "x", nil}}, "tags": map[string]any{"created-by": "x"}}
+	f.Fuzz(func(t *testing.T, expr string) {
+		q, err := Compile(expr)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("Compile(%q): %T, want *SyntaxError", expr, err)
+			}
+			return
+		}
+		_, _ = q.Search(data)
+	})
+}
