@@ -227,13 +227,12 @@ func TestJSONSchema(t *testing.T) {
 	}
 	runJSONCases(t, []jsonCase{
 		{name: "C16a bad date-time", tr: jsonAnswer(`{"event_time": "sometime next week"}`), check: "json_schema", params: schema, want: FAIL,
-			summary: "does not match the schema: at /event_time: 'sometime next week' is not valid date-time: less than 20 characters long",
-			details: []assert.Detail{{Label: "at /event_time", Text: "'sometime next week' is not valid date-time: less than 20 characters long"}}},
+			summary: "does not match the schema: at /event_time: 'sometime next week' is not valid date-time: less than 20 characters long"},
 		{name: "C16b valid date-time", tr: jsonAnswer(`{"event_time": "2024-03-01T10:00:00Z"}`), check: "json_schema", params: schema, want: PASS,
 			summary: "matches the schema", score: ptr(1)},
 		{name: "C16c no $schema: format still asserted", tr: jsonAnswer(`{"event_time": "not-a-date"}`), check: "json_schema",
 			params: map[string]any{"schema": noDraft}, want: FAIL,
-			details: []assert.Detail{{Label: "at /event_time", Text: "'not-a-date' is not valid date-time: less than 20 characters long"}}},
+			summary: "does not match the schema: at /event_time: 'not-a-date' is not valid date-time: less than 20 characters long"},
 		{name: "C16d 3.0 is an integer", tr: jsonAnswer(`{"event_time": "2024-03-01T10:00:00Z", "qty": 3.0}`), check: "json_schema", params: schema, want: PASS},
 		{name: "C16e 3.5 is not", tr: jsonAnswer(`{"event_time": "2024-03-01T10:00:00Z", "qty": 3.5}`), check: "json_schema", params: schema, want: FAIL,
 			summary: "does not match the schema: at /qty: got number, want integer", score: ptr(0)},

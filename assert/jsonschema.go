@@ -102,8 +102,9 @@ func schemaFailure(ve *jsonschema.ValidationError, found jsonx.Found) Result {
 		lines = append(lines[:maxListed], Detail{"more", fmt.Sprintf("… and %d more errors", n-maxListed)})
 	}
 	summary := fmt.Sprintf("does not match the schema: %d errors", n)
-	if n == 1 {
+	if n == 1 { // the one violation is the summary; do not list it twice
 		summary = "does not match the schema: " + lines[0].Label + ": " + lines[0].Text
+		lines = lines[1:]
 	}
 	if found.From != "the whole text" {
 		lines = append(lines, Detail{"json", "in " + found.From})

@@ -147,8 +147,13 @@ func TestFailuresAreReportedAtTheCallersLine(t *testing.T) {
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	cmd := exec.Command(goBin, "test", "-count=1", "./testdata/lineprobe")
-	out, _ := cmd.CombinedOutput()
+	outDir := t.TempDir()
+	args := []string{"test", "-count=1", "./testdata/lineprobe"}
+	artifacts := goHasArtifacts(goBin)
+	if artifacts {
+		args = append(args, "-artifacts", "-outputdir", outDir)
+	}
+	out, _ := exec.Command(goBin, args...).CombinedOutput()
 	src, err := os.ReadFile("testdata/lineprobe/probe_test.go")
 	require.NoError(t, err)
 	var want []string
@@ -159,4 +164,36 @@ func TestFailuresAreReportedAtTheCallersLine(t *testing.T) {
 	}
 	got := regexp.MustCompile(`probe_test\.go:\d+:`).FindAllString(string(out), -1)
 	assert.Equal(t, want, got, "go test output:\n%s", out)
+
+	if !artifacts {
+		return
+	}
+	// With go test -artifacts, the failing transcript is written once and
+	// every failure points at it.
+	paths := regexp.MustCompile(`transcript: 2 messages \(artifact: (\S+)\)`).FindAllStringSubmatch(string(out), -1)
+	require.Len(t, paths, 3, "go test output:\n%s", out)
+	for _, p := range paths {
+		assert.Equal(t, paths[0][1], p[1])
+	}
+	tr, err := evalkit.Load(paths[0][1])
+	require.NoError(t, err)
+	assert.Equal(t, "hello", tr.Messages[1].Content)
+}
+
+// goHasArtifacts reports whether this go command knows go test -artifacts (Go 1.26+).
+func goHasArtifacts(goBin string) bool {
+	out, err := exec.Command(goBin, "help", "testflag").Output()
+	return err == nil && strings.Contains(string(out), "-artifacts")
+}
+
+var spaceRuns = regexp.MustCompile(`[ \x{00a0}]+`)
+
+func normalizeSpace(s string) string { return spaceRuns.ReplaceAllString(s, " ") }
+
+func normalizeAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = normalizeSpace(s)
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -33,13 +34,10 @@ func (e *Expectation) OK() bool { return e.ok }
 //	et.Expect(tr).Check(assert.Contains{Patterns: []string{"refund"}, Scope: assert.Session})
 //
 // The failure message names it by its String method when it has one, else
-// by its type.
+// as a composite literal of its set fields: assert.Contains{Patterns: ["eur"]}.
 func (e *Expectation) Check(c assert.Check) *Expectation {
 	e.t.tb.Helper()
-	label := fmt.Sprintf("Check(%T)", c)
-	if s, ok := c.(fmt.Stringer); ok {
-		label = "Check(" + s.String() + ")"
-	}
+	label := textnorm.Excerpt("Check("+describe(c)+")", maxLabel)
 	if c == nil {
 		e.report(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
 			return assert.Result{}, fmt.Errorf("nil check")
@@ -240,7 +238,11 @@ func (e *Expectation) ToolCalls(calls ...assert.ExpectedCall) *Expectation {
 	e.t.tb.Helper()
 	args := make([]any, len(calls))
 	for i, c := range calls {
-		args[i] = rawLabel(goValue(c.Tool) + "(" + goValue(c.Args) + ")")
+		a := goValue(c.Args)
+		if len(c.Args) == 0 {
+			a = "{}"
+		}
+		args[i] = rawLabel(c.Tool + "(" + a + ")")
 	}
 	e.report(call("ToolCalls", args...), assert.ToolArgs{Calls: calls})
 	return e
@@ -279,4 +281,50 @@ func schemaLabel(schema any) any {
 		return rawLabel(textnorm.Excerpt(s, 40))
 	}
 	return rawLabel(textnorm.Excerpt(goValue(schema), 40))
+}
+
+// describe renders a check for a failure message: by its String method, or
+// as a composite literal of its non-zero exported fields.
+func describe(c any) string {
+	if s, ok := c.(fmt.Stringer); ok {
+		return s.String()
+	}
+	v := reflect.ValueOf(c)
+	if !v.IsValid() {
+		return "nil"
+	}
+	typ := fmt.Sprintf("%T", c)
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return typ
+	}
+	var fields []string
+	for i := 0; i < v.NumField(); i++ {
+		f, fv := v.Type().Field(i), v.Field(i)
+		if !f.IsExported() || fv.IsZero() {
+			continue
+		}
+		if fv.Kind() == reflect.Pointer {
+			fv = fv.Elem()
+		}
+		val := fv.Interface()
+		if sc, ok := val.(assert.Scope); ok {
+			fields = append(fields, f.Name+": assert."+scopeName(sc))
+			continue
+		}
+		fields = append(fields, f.Name+": "+goValue(val))
+	}
+	return strings.TrimPrefix(typ, "*") + "{" + strings.Join(fields, ", ") + "}"
+}
+
+func scopeName(s assert.Scope) string {
+	switch s {
+	case assert.Turn:
+		return "Turn"
+	case assert.Session:
+		return "Session"
+	}
+	return "DefaultScope"
 }
