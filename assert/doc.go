@@ -1,0 +1,29 @@
+// Package assert holds evalkit's checks: pure functions of a transcript that
+// return a Result (pass or fail, a score in [0,1], a summary and labelled
+// details) or an error when they cannot be evaluated. A check never fails a
+// test; package evaltest does that.
+//
+//	res, err := assert.ToolArgs{Tool: "issue_refund", Args: map[string]any{"order_id": "#W123"}}.Check(ctx, tr)
+//	switch {
+//	case err != nil: // the check could not run: a bad parameter, no assistant output...
+//	case !res.Passed: // the agent's output failed the check: res.Summary says why
+//	}
+//
+// Each check is a struct whose fields are its parameters, and is also
+// reachable by its PromptKit type name through a Registry, with the
+// declarative parameters a case file or PromptKit pack gives:
+//
+//	res, err := assert.Eval(ctx, "tool_args", tr, map[string]any{
+//		"tool_name": "issue_refund", "expected_args": map[string]any{"order_id": "#W123"},
+//	})
+//
+// Results are three-valued in reports: pass, fail, error. Fail closed: an
+// empty pattern list, an empty pattern, an unknown or misspelt parameter, no
+// assistant output, an invalid regular expression, schema or JMESPath query
+// are errors, never vacuous passes.
+//
+// Scope: text and JSON checks read the last assistant message by default
+// (Turn) and can read every assistant message (Session); tool-call checks
+// read every call of the transcript by default (Session) and can read the
+// last turn's calls (Turn). PromptKit's "_session" type names fix Session.
+package assert
