@@ -16,7 +16,7 @@ import (
 // message names the file (when there is one), the record (for multi-record
 // input), the location in the JSON and what was expected there:
 //
-//	evalkit: runs.jsonl: line 4: messages[2].tool_calls[0].function.name: want a string, got number
+//	evalkit: runs.jsonl: line 4: messages[2].tool_calls[0].function.name: want a string, got a number
 type DecodeError struct {
 	// File is the path given to Load or LoadAll; empty for Decode.
 	File string
@@ -111,8 +111,10 @@ func Decode(data []byte) (*Transcript, error) {
 }
 
 // DecodeAll reads many transcripts: JSON Lines with one transcript per line
-// (blank lines skipped), or a JSON array whose elements are transcripts in
-// any of Decode's object forms. A single transcript decodes as a list of one.
+// in any of Decode's forms (blank lines skipped), or a JSON array whose
+// elements are transcript objects ({"messages": ...} or τ-bench records). A
+// single transcript, even pretty-printed over many lines, decodes as a list
+// of one.
 // Errors name the line or array index of the record at fault.
 func DecodeAll(data []byte) ([]*Transcript, error) {
 	data = trimBOM(data)
@@ -120,20 +122,23 @@ func DecodeAll(data []byte) ([]*Transcript, error) {
 	if len(trimmed) == 0 {
 		return nil, &DecodeError{Msg: "empty input: want transcripts (JSON Lines or a JSON array)"}
 	}
-	if trimmed[0] == '[' {
+	if json.Valid(trimmed) { // one JSON document: an array of transcripts, or one transcript
 		var elems []json.RawMessage
-		if err := json.Unmarshal(trimmed, &elems); err == nil && len(elems) == 0 {
-			return nil, nil
-		} else if err == nil && looksLikeRecord(elems[0]) {
-			out := make([]*Transcript, 0, len(elems))
-			for i, e := range elems {
-				tr, err := decodeDocument(e, nil)
-				if err != nil {
-					return nil, withRecord(err, "["+strconv.Itoa(i)+"]")
-				}
-				out = append(out, tr)
+		if trimmed[0] == '[' && json.Unmarshal(trimmed, &elems) == nil {
+			if len(elems) == 0 {
+				return nil, nil
 			}
-			return out, nil
+			if looksLikeRecord(elems[0]) {
+				out := make([]*Transcript, 0, len(elems))
+				for i, e := range elems {
+					tr, err := decodeDocument(e, nil)
+					if err != nil {
+						return nil, withRecord(err, "["+strconv.Itoa(i)+"]")
+					}
+					out = append(out, tr)
+				}
+				return out, nil
+			}
 		}
 		tr, err := Decode(trimmed)
 		if err != nil {
@@ -141,13 +146,7 @@ func DecodeAll(data []byte) ([]*Transcript, error) {
 		}
 		return []*Transcript{tr}, nil
 	}
-	if json.Valid(trimmed) { // one transcript, perhaps pretty-printed over many lines
-		tr, err := Decode(trimmed)
-		if err != nil {
-			return nil, err
-		}
-		return []*Transcript{tr}, nil
-	}
+	// JSON Lines: each line one transcript in any of Decode's forms.
 	var out []*Transcript
 	sc := bufio.NewScanner(bytes.NewReader(trimmed))
 	sc.Buffer(nil, len(trimmed)+1)
@@ -611,6 +610,10 @@ func decodePart(raw json.RawMessage, at *loc) (string, *Part, error) {
 			p.Data = w.File.FileData
 		}
 		return "", p, nil
+	case "tool_use", "server_tool_use", "tool_result", "function_call", "function_call_output":
+		// Anthropic Messages and OpenAI Responses blocks: read as an unknown
+		// part they would silently drop a tool call or its result.
+		return "", nil, errAt(at.field("type"), "%q blocks (Anthropic Messages or OpenAI Responses) are not supported in chat messages yet: the tool call or result they hold would be lost", w.Type)
 	case "":
 		return "", nil, errAt(at.field("type"), "a content part needs a type")
 	default:

@@ -225,6 +225,10 @@ func TestDecodeErrorsNameTheLocation(t *testing.T) {
 		{"traj not array", `{"traj": "x"}`, "evalkit: traj: want an array, got a string"},
 		{"bad tools", `{"messages": [], "tools": [{"type": "function", "function": {"description": "d"}}]}`, "evalkit: tools[0].function.name: a tool needs a name"},
 		{"bad metadata", `{"messages": [], "metadata": []}`, "evalkit: metadata: want an object, got an array"},
+		{"anthropic tool_use in chat content", `[{"role": "assistant", "content": [{"type": "text", "text": "Looking."}, {"type": "tool_use", "id": "tu1", "name": "get_order", "input": {}}]}]`,
+			`evalkit: [0].content[1].type: "tool_use" blocks (Anthropic Messages or OpenAI Responses) are not supported in chat messages yet: the tool call or result they hold would be lost`},
+		{"anthropic tool_result in chat content", `[{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": "x", "is_error": true}]}]`,
+			`evalkit: [0].content[0].type: "tool_result" blocks (Anthropic Messages or OpenAI Responses) are not supported in chat messages yet: the tool call or result they hold would be lost`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -262,6 +266,12 @@ func TestDecodeAll(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, trs, 1)
 		assert.Equal(t, "hi", trs[0].Messages[0].Content)
+	})
+	t.Run("json lines of bare message lists", func(t *testing.T) {
+		trs, err := evalkit.DecodeAll([]byte("[{\"role\": \"user\", \"content\": \"a\"}]\n[{\"role\": \"user\", \"content\": \"b\"}]\n"))
+		require.NoError(t, err)
+		require.Len(t, trs, 2)
+		assert.Equal(t, "b", trs[1].Messages[0].Content)
 	})
 	t.Run("empty array", func(t *testing.T) {
 		trs, err := evalkit.DecodeAll([]byte(`[]`))

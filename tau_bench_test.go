@@ -97,6 +97,9 @@ func (c *capturingTB) Errorf(format string, args ...any) {
 func TestTauBench(t *testing.T) {
 	runs := loadTauBench(t)
 	require.Len(t, runs, 22)
+	t.Log("each run: did the agent make every ground-truth call, with its arguments? " +
+		"A subtest passes when that verdict agrees with τ-bench's reward, or is a known, explained disagreement; " +
+		"the failure messages of runs the check fails are shown as evaltest reports them")
 	agree, ran := 0, 0
 	for _, run := range runs {
 		passed, didRun := false, false

@@ -56,8 +56,9 @@ type Message struct {
 	// (empty when the source did not give ids).
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// IsError marks a tool message that reports a failed call, when the
-	// source format says so (Anthropic's is_error, evalkit JSON's is_error,
-	// τ-bench's "Error: " results).
+	// source format says so: evalkit JSON's is_error (also read on chat
+	// messages), τ-bench records' "Error: " results. OpenAI Chat Completions
+	// has no such flag.
 	IsError bool `json:"is_error,omitempty"`
 	// FinishReason is why the model stopped producing this message, when
 	// known ("stop", "length", "tool_calls", ...). "length" means the text or

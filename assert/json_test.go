@@ -135,11 +135,11 @@ func TestJSONValid(t *testing.T) {
 			summary: "valid JSON in the text at line 1, column 12"},
 		{name: "last message made only tool calls", tr: toolOnly, check: "json_valid", want: FAIL,
 			summary: "not valid JSON: the output is empty",
-			details: []assert.Detail{{Label: "note", Text: "message 2 has no text; it called lookup"}}},
+			details: []assert.Detail{{Label: "note", Text: "messages[2] has no text; it called lookup"}}},
 		{name: "session", tr: session, check: "json_valid", params: map[string]any{"scope": "session"}, want: FAIL,
 			summary: "1 of 3 assistant messages fail", score: ptr(2.0 / 3),
 			details: []assert.Detail{
-				{Label: "message 5", Text: "not valid JSON: unexpected end of input (cut off?) at line 1, column 11"},
+				{Label: "messages[5]", Text: "not valid JSON: unexpected end of input (cut off?) at line 1, column 11"},
 				{Label: "note", Text: `finish_reason is "length": the output was cut off by the token limit`},
 			}},
 		{name: "session, all valid", tr: jsonChat(

@@ -103,7 +103,7 @@ func TestJSONPath(t *testing.T) {
 			evalkit.Message{Role: evalkit.RoleAssistant, Content: `{"status": "ok"}`},
 			evalkit.Message{Role: evalkit.RoleAssistant, Content: `{"status": "failed"}`},
 		), check: "json_path", params: map[string]any{"expression": "status", "expected": "ok", "scope": "session"}, want: FAIL,
-			summary: "1 of 2 assistant messages fail", details: []assert.Detail{{Label: "message 2", Text: `got "failed", want "ok"`}}},
+			summary: "1 of 2 assistant messages fail", details: []assert.Detail{{Label: "messages[2]", Text: `got "failed", want "ok"`}}},
 
 		// Parameter errors.
 		{name: "missing expression", tr: order, check: "json_path", params: map[string]any{"expected": 1}, want: ERROR, param: "expression"},

@@ -16,8 +16,9 @@ type output struct {
 	msg   *evalkit.Message
 }
 
-// label names the message in failure details: "message 7".
-func (o output) label() string { return fmt.Sprintf("message %d", o.index) }
+// label names the message in failure details as the JSON path of the
+// transcript does: "messages[7]" (0-based, as in decode errors).
+func (o output) label() string { return fmt.Sprintf("messages[%d]", o.index) }
 
 // outputs returns the assistant output a text or JSON check reads: for Turn
 // the last assistant message, for Session every assistant message. It wraps
@@ -39,7 +40,7 @@ func outputs(check string, tr *evalkit.Transcript, scope Scope) ([]output, error
 		}
 	}
 	if len(outs) == 0 {
-		return nil, fmt.Errorf("%s: %w: the transcript has %d messages and none is from the assistant", check, ErrNoOutput, len(tr.Messages))
+		return nil, fmt.Errorf("%s: %w: the transcript has %s and none is from the assistant", check, ErrNoOutput, plural(len(tr.Messages), "message"))
 	}
 	for i, j := 0, len(outs)-1; i < j; i, j = i+1, j-1 {
 		outs[i], outs[j] = outs[j], outs[i]

@@ -495,5 +495,15 @@ func scopeWords(outs []output) string {
 	if len(outs) == 1 {
 		return outs[0].label()
 	}
-	return fmt.Sprintf("%d assistant messages", len(outs))
+	withText := 0
+	for _, o := range outs {
+		if o.text != "" {
+			withText++
+		}
+	}
+	s := fmt.Sprintf("%d assistant messages", len(outs))
+	if withText < len(outs) {
+		s += fmt.Sprintf(" (%d with text, the others only called tools)", withText)
+	}
+	return s
 }

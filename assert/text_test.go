@@ -121,7 +121,7 @@ func TestDegenerateInputs(t *testing.T) {
 			params: map[string]any{"min": 1}, want: FAIL, summary: "0 characters, want >= 1"},
 		{name: "d: no assistant output is an error", tr: &evalkit.Transcript{Messages: []evalkit.Message{{Role: evalkit.RoleUser, Content: "refund?"}}},
 			check: "content_excludes", params: map[string]any{"patterns": []any{"refund"}}, want: ERROR,
-			summary: "content_excludes: no assistant output: the transcript has 1 messages and none is from the assistant"},
+			summary: "content_excludes: no assistant output: the transcript has 1 message and none is from the assistant"},
 		{name: "d: nil transcript", tr: nil, check: "contains", params: map[string]any{"patterns": []any{"x"}}, want: ERROR},
 	})
 }
@@ -152,7 +152,7 @@ func TestHugeOutput(t *testing.T) {
 func TestContainsAny(t *testing.T) {
 	runTextCases(t, []textCase{
 		{name: "any message, any pattern", tr: textChat("Let me check.", "Refund issued."), check: "contains_any",
-			params: map[string]any{"patterns": []any{"credit", "refund"}}, want: PASS, summary: `found "refund" in message 2`},
+			params: map[string]any{"patterns": []any{"credit", "refund"}}, want: PASS, summary: `found "refund" in messages[2]`},
 		{name: "none", tr: textChat("Let me check."), check: "content_includes_any",
 			params: map[string]any{"patterns": []any{"credit", "refund"}}, want: FAIL, summary: `none of "credit", "refund" found`},
 		{name: "turn scope ignores earlier messages", tr: textChat("refund", "bye"), check: "contains_any",
@@ -181,7 +181,7 @@ func TestContentExcludes(t *testing.T) {
 
 	res, err := assert.ContentExcludes{Patterns: []string{"password"}}.Check(context.Background(), textChat("fine", "the Password is hunter2"))
 	require.NoError(t, err)
-	testify.Equal(t, []assert.Detail{{Label: "found", Text: `"password" in message 2: "the Password is hunter2"`}}, res.Details)
+	testify.Equal(t, []assert.Detail{{Label: "found", Text: `"password" in messages[2]: "the Password is hunter2"`}}, res.Details)
 }
 
 // C23: RE2 semantics are kept, and CRLF reads as LF so line anchors work.
@@ -199,7 +199,7 @@ func TestRegexAnchors(t *testing.T) {
 func TestRegex(t *testing.T) {
 	runTextCases(t, []textCase{
 		{name: "match", tr: textChat("Order #W123 refunded"), check: "regex", params: map[string]any{"pattern": `#W\d+`}, want: PASS,
-			summary: `message 1 matched "#W123"`},
+			summary: `messages[1] matched "#W123"`},
 		{name: "case-sensitive by default", tr: textChat("order"), check: "regex", params: map[string]any{"pattern": "ORDER"}, want: FAIL},
 		{name: "expect_match false passes on no match", tr: textChat("all good"), check: "regex",
 			params: map[string]any{"pattern": `(?i)error`, "expect_match": false}, want: PASS},
@@ -237,7 +237,7 @@ func TestLastMessageWithOnlyToolCalls(t *testing.T) {
 	res, err := assert.Contains{Patterns: []string{"transfer"}}.Check(context.Background(), tr)
 	require.NoError(t, err)
 	testify.False(t, res.Passed)
-	testify.Equal(t, []assert.Detail{{Label: "note", Text: "message 2 has no text; it called transfer_to_human_agents"}}, res.Details)
+	testify.Equal(t, []assert.Detail{{Label: "note", Text: "messages[2] has no text; it called transfer_to_human_agents"}}, res.Details)
 }
 
 func TestRegistry(t *testing.T) {

@@ -3,6 +3,7 @@ package assert
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -311,11 +312,15 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 	return fail(score, summary, sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
 }
 
-// NoToolErrors passes when no tool call in the scope got an error result
-// (ToolResult.IsError, as the transcript's format reports it; τ-bench's
-// "Error: " results count). Tools, when given, limits the check to calls of
-// those tools. A call without a result is not an error: the check judges what
-// the tools answered, and a call cut off by the token limit, say, never
+// NoToolErrors passes when no tool call in the scope got an error result.
+// A result is an error when the transcript's format flags it
+// (ToolResult.IsError: evalkit JSON's is_error, τ-bench records' "Error: "
+// results) or, when ErrorPattern is set, when its content matches that RE2
+// pattern. OpenAI Chat Completions messages carry no error flag, so for them
+// the tool's own convention must be given, such as `^Error: ` for τ-bench
+// runs stored as chat messages. Tools, when given, limits the check to calls
+// of those tools. A call without a result is not an error: the check judges
+// what the tools answered, and a call cut off by the token limit, say, never
 // reached its tool. No calls at all passes.
 //
 // Score is 1 − errors/calls, over the calls considered (after the Tools
@@ -324,20 +329,25 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 //
 //	error: book_reservation (call 3): "Error: not enough seats"
 //
-// Scope defaults to Session. An empty name in Tools is an error
-// (*ParamError).
+// Scope defaults to Session. An empty name in Tools or an invalid
+// ErrorPattern is an error (*ParamError).
 //
-// Registry type "no_tool_errors", params: tools (or tool_names), scope. As
-// PromptKit's no_tool_errors.
+// Registry type "no_tool_errors", params: tools (or tool_names),
+// error_pattern, scope. As PromptKit's no_tool_errors; error_pattern is
+// evalkit's.
 type NoToolErrors struct {
-	Tools []string
-	Scope Scope
+	Tools        []string
+	ErrorPattern string
+	Scope        Scope
 }
 
 func buildNoToolErrors(p *params) (Check, error) {
 	var c NoToolErrors
 	var err error
 	if c.Tools, _, err = p.strs(false, "tools", "tool_names"); err != nil {
+		return nil, err
+	}
+	if c.ErrorPattern, _, err = p.str(false, "error_pattern"); err != nil {
 		return nil, err
 	}
 	c.Scope, err = p.scope()
@@ -347,6 +357,11 @@ func buildNoToolErrors(p *params) (Check, error) {
 func (c NoToolErrors) validate() error {
 	if err := toolNames("no_tool_errors", "tools", c.Tools, false); err != nil {
 		return err
+	}
+	if c.ErrorPattern != "" {
+		if _, err := regexp.Compile(c.ErrorPattern); err != nil {
+			return paramErr("no_tool_errors", "error_pattern", "invalid regular expression: %v", err)
+		}
 	}
 	return checkScope("no_tool_errors", c.Scope)
 }
@@ -364,6 +379,10 @@ func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 	for _, t := range c.Tools {
 		only[t] = true
 	}
+	var errorText *regexp.Regexp
+	if c.ErrorPattern != "" {
+		errorText = regexp.MustCompile(c.ErrorPattern) // validated above
+	}
 	const maxListed = 10
 	var details []Detail
 	considered, failed, noResult := 0, 0, 0
@@ -375,7 +394,7 @@ func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 		switch {
 		case call.Result == nil:
 			noResult++
-		case call.Result.IsError:
+		case call.Result.IsError || (errorText != nil && errorText.MatchString(call.Result.Content)):
 			failed++
 			if failed <= maxListed {
 				details = append(details, Detail{"error", fmt.Sprintf("%s (call %d): %s", call.Name, i+1, excerpt(call.Result.Content))})

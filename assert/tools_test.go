@@ -331,13 +331,37 @@ func TestNoToolErrors(t *testing.T) {
 		{name: "unanswered call is not an error", tr: toolTranscript(toolStep{name: "x", noResult: true}), check: "no_tool_errors", want: PASS},
 		{name: "empty filter name", tr: tr, check: "no_tool_errors", params: map[string]any{"tools": []any{""}}, want: ERROR, param: "tools"},
 		{name: "unknown param", tr: tr, check: "no_tool_errors", params: map[string]any{"tool": "x"}, want: ERROR, param: "tool"},
+		{name: "bad error_pattern", tr: tr, check: "no_tool_errors", params: map[string]any{"error_pattern": "("}, want: ERROR, param: "error_pattern"},
 	})
+
+	// OpenAI chat messages carry no error flag: the tool's own convention
+	// is given as a pattern.
+	unflagged := toolTranscript(
+		toolStep{name: "search_flights", result: "[]"},
+		toolStep{name: "book_reservation", result: "Error: not enough seats"},
+	)
+	runToolCases(t, []toolCase{
+		{name: "unflagged error is invisible without a pattern", tr: unflagged, check: "no_tool_errors", want: PASS},
+		{name: "error_pattern finds it", tr: unflagged, check: "no_tool_errors", params: map[string]any{"error_pattern": "^Error: "}, want: FAIL,
+			summary: "1 of 2 tool calls failed",
+			details: []assert.Detail{{Label: "error", Text: `book_reservation (call 2): "Error: not enough seats"`}}},
+	})
+
+	// A real τ-bench retail run, stored as OpenAI chat messages: both of its
+	// exchange attempts failed (it scored reward 1 all the same, as τ-bench
+	// compares database states and the failed calls changed nothing).
+	retail, err := evalkit.LoadAll("../testdata/tau_bench/retail_gpt4o_conversations.jsonl")
+	require.NoError(t, err)
+	res, err := assert.NoToolErrors{ErrorPattern: "^Error: "}.Check(context.Background(), retail[5])
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, "2 of 8 tool calls failed", res.Summary)
 
 	var steps []toolStep
 	for i := range 13 {
 		steps = append(steps, toolStep{name: "search", result: fmt.Sprintf("Error: failure %d", i+1), isError: true})
 	}
-	res, err := assert.NoToolErrors{}.Check(context.Background(), toolTranscript(steps...))
+	res, err = assert.NoToolErrors{}.Check(context.Background(), toolTranscript(steps...))
 	require.NoError(t, err)
 	require.Len(t, res.Details, 11)
 	testify.Equal(t, assert.Detail{Label: "error", Text: `search (call 10): "Error: failure 10"`}, res.Details[9])

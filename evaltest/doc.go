@@ -19,7 +19,7 @@
 //
 //	refund_test.go:14: ToolsCalled("get_order_details", "issue_refund"): missing "issue_refund"
 //	    called: get_order_details ×1, get_user_details ×2
-//	    transcript: 9 messages (artifact: refund.transcript.json)
+//	    transcript: 9 messages (artifact: _artifacts/3889060661/transcript.json)
 //
 // A check that cannot be evaluated (a bad parameter, no assistant output)
 // reads "error:" instead of a summary: it fails the test, but it is never

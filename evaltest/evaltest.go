@@ -119,6 +119,9 @@ func (t *T) transcriptLine(tr *evalkit.Transcript) string {
 		return "transcript: nil"
 	}
 	line := fmt.Sprintf("transcript: %d messages", len(tr.Messages))
+	if len(tr.Messages) == 1 {
+		line = "transcript: 1 message"
+	}
 	switch path, err := t.writeArtifact(tr); {
 	case err != nil:
 		return line + fmt.Sprintf(" (artifact not written: %v)", err)

@@ -108,8 +108,8 @@ func TestErrorsReadAsErrors(t *testing.T) {
 		et.Expect(chat("x")).Regex("(").Eval("contians", map[string]any{"patterns": []any{"x"}})
 	})
 	assert.Equal(t, []string{
-		"Contains(\"refund\"): error: contains: no assistant output: the transcript has 1 messages and none is from the assistant\n" +
-			"transcript: 1 messages",
+		"Contains(\"refund\"): error: contains: no assistant output: the transcript has 1 message and none is from the assistant\n" +
+			"transcript: 1 message",
 		"Regex(\"(\"): error: regex: param \"pattern\": invalid regular expression: error parsing regexp: missing closing ): `(`\n" +
 			"transcript: 2 messages",
 		"Eval(\"contians\", {\"patterns\":[\"x\"]}): error: unknown check type \"contians\" (did you mean \"contains\"?)\n" +

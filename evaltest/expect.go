@@ -260,7 +260,14 @@ func (e *Expectation) ToolCallSequence(names ...string) *Expectation {
 // calls were made in all when tool is "" (assert.ToolCallCount).
 func (e *Expectation) ToolCallCount(tool string, n int) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("ToolCallCount", tool, n), assert.ToolCallCount{Tool: tool, Min: &n, Max: &n})
+	label := call("ToolCallCount", tool, n)
+	if n < 0 {
+		e.report(label, assert.CheckFunc(func(context.Context, *evalkit.Transcript) (assert.Result, error) {
+			return assert.Result{}, fmt.Errorf("ToolCallCount: n is %d, want a count >= 0", n)
+		}))
+		return e
+	}
+	e.report(label, assert.ToolCallCount{Tool: tool, Min: &n, Max: &n})
 	return e
 }
 

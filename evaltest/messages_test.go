@@ -78,11 +78,13 @@ diff (-want +got):
 			`JSONSchema({"required":["status"],"type":"object"}): does not match the schema: at (root): missing property 'status'`},
 		{"FieldPresence", func(e *evaltest.Expectation) { e.FieldPresence("refund.amount", "status") },
 			`FieldPresence("refund.amount", "status"): missing "status"`},
+		{"ToolCallCount negative", func(e *evaltest.Expectation) { e.ToolCallCount("issue_refund", -1) },
+			`ToolCallCount("issue_refund", -1): error: ToolCallCount: n is -1, want a count >= 0`},
 		{"Check with options", func(e *evaltest.Expectation) {
 			e.Check(evalassert.Contains{Patterns: []string{"eur"}, CaseSensitive: true, Scope: evalassert.Session})
 		},
 			`Check(assert.Contains{Patterns: ["eur"], CaseSensitive: true, Scope: assert.Session}): missing "eur"
-searched: 3 assistant messages`},
+searched: 3 assistant messages (1 with text, the others only called tools)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
