@@ -154,6 +154,15 @@ func TestToolResultPairing(t *testing.T) {
 			want: []string{""},
 		},
 		{
+			name: "a second answer to a call is an orphan",
+			msgs: []evalkit.Message{
+				{Role: evalkit.RoleAssistant, ToolCalls: []evalkit.ToolCall{call("x", "a")}},
+				{Role: evalkit.RoleTool, ToolCallID: "x", Content: "first"},
+				{Role: evalkit.RoleTool, ToolCallID: "x", Content: "again", IsError: true},
+			},
+			want: []string{"first"},
+		},
+		{
 			name: "unknown id is left unpaired",
 			msgs: []evalkit.Message{
 				{Role: evalkit.RoleAssistant, ToolCalls: []evalkit.ToolCall{call("x", "a")}},
@@ -165,7 +174,19 @@ func TestToolResultPairing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := &evalkit.Transcript{Messages: tt.msgs}
+			orphans := 0
+			for _, m := range tt.msgs {
+				if m.Role == evalkit.RoleTool {
+					orphans++
+				}
+			}
 			calls := tr.ToolCalls()
+			for _, c := range calls {
+				if c.Result != nil {
+					orphans--
+				}
+			}
+			assert.Len(t, tr.OrphanResults(), orphans, "every tool message is either linked or an orphan")
 			require.Len(t, calls, len(tt.want))
 			for i, want := range tt.want {
 				if want == "" {

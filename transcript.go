@@ -179,7 +179,21 @@ func (t *Transcript) ToolCalls() []ToolCall {
 	if t == nil {
 		return nil
 	}
-	return linkToolCalls(t.Messages)
+	calls, _ := linkToolCalls(t.Messages)
+	return calls
+}
+
+// OrphanResults returns the tool messages that answer no call, in order: a
+// result before any call, one whose id no unanswered call carries, a second
+// answer to a call. They are signs of a cut or garbled transcript, and a
+// check that judges tool results must not ignore them (an orphan error is
+// still an error). Name is the tool message's own, possibly empty.
+func (t *Transcript) OrphanResults() []ToolResult {
+	if t == nil {
+		return nil
+	}
+	_, orphans := linkToolCalls(t.Messages)
+	return orphans
 }
 
 // LastAssistant returns the last message with RoleAssistant, and false when
@@ -228,7 +242,17 @@ type Turn struct {
 
 // ToolCalls returns the turn's tool calls, each linked to its result within
 // the turn, by the same rules as Transcript.ToolCalls.
-func (u Turn) ToolCalls() []ToolCall { return linkToolCalls(u.Messages) }
+func (u Turn) ToolCalls() []ToolCall {
+	calls, _ := linkToolCalls(u.Messages)
+	return calls
+}
+
+// OrphanResults returns the turn's tool messages that answer no call of the
+// turn, by the same rules as Transcript.OrphanResults.
+func (u Turn) OrphanResults() []ToolResult {
+	_, orphans := linkToolCalls(u.Messages)
+	return orphans
+}
 
 // Turns splits the transcript at each user message. Messages before the first
 // user message (a system prompt, an opening greeting) form a turn of their
@@ -267,17 +291,14 @@ func (t *Transcript) LastTurn() (Turn, bool) {
 // a tool message answers the most recent unanswered call with its id; one
 // without an id (or with an id no call carries, when some calls came without
 // ids) answers the earliest unanswered call, pairing by order.
-func linkToolCalls(msgs []Message) []ToolCall {
+func linkToolCalls(msgs []Message) (calls []ToolCall, orphans []ToolResult) {
 	n := 0
 	for _, m := range msgs {
 		if m.Role == RoleAssistant {
 			n += len(m.ToolCalls)
 		}
 	}
-	if n == 0 {
-		return nil
-	}
-	calls := make([]ToolCall, 0, n)
+	calls = make([]ToolCall, 0, n)
 	open := map[string][]int{} // id -> unanswered calls with that id, oldest first
 	byOrder := 0               // every call before this index has a result
 	for _, m := range msgs {
@@ -304,6 +325,7 @@ func linkToolCalls(msgs []Message) []ToolCall {
 				}
 			}
 			if i < 0 {
+				orphans = append(orphans, ToolResult{CallID: m.ToolCallID, Name: m.Name, Content: m.Content, IsError: m.IsError})
 				continue
 			}
 			name := m.Name
@@ -314,7 +336,10 @@ func linkToolCalls(msgs []Message) []ToolCall {
 			open[calls[i].ID] = removeIndex(open[calls[i].ID], i)
 		}
 	}
-	return calls
+	if len(calls) == 0 {
+		calls = nil
+	}
+	return calls, orphans
 }
 
 // removeIndex drops i from an id's unanswered calls; it is almost always the
