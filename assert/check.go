@@ -137,11 +137,19 @@ func ratio(n, d int) float64 {
 	return float64(n) / float64(d)
 }
 
-// quoteList renders strings as a comma-separated list of Go-quoted values.
+// quoteList renders strings as a comma-separated list of Go-quoted values,
+// bounded: at most listLimit values of at most maxQuote bytes each.
 func quoteList(ss []string) string {
-	q := make([]string, len(ss))
+	q := make([]string, 0, min(len(ss), listLimit+1))
 	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
+		if i == listLimit {
+			q = append(q, fmt.Sprintf("… and %d more", len(ss)-listLimit))
+			break
+		}
+		q = append(q, excerpt(s))
 	}
 	return strings.Join(q, ", ")
 }
+
+// listLimit bounds the values a summary or detail lists.
+const listLimit = 20

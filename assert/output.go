@@ -25,6 +25,9 @@ func (o output) label() string { return fmt.Sprintf("messages[%d]", o.index) }
 // ErrNoOutput, naming the check, when there is no assistant message at all: a
 // missing answer must neither satisfy nor fail a check.
 func outputs(check string, tr *evalkit.Transcript, scope Scope) ([]output, error) {
+	if scope != Turn && scope != Session {
+		return nil, paramErr(check, "scope", "want Turn or Session, got %v", scope)
+	}
 	if tr == nil {
 		return nil, fmt.Errorf("%s: %w: the transcript is nil", check, ErrNoOutput)
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/evalkit-go/evalkit"
@@ -25,7 +26,9 @@ func textChecks() map[string]func(*params) (Check, error) {
 
 // Contains passes when the output contains every one of Patterns. Matching is
 // case-insensitive with full Unicode case folding ("STRASSE" contains
-// "straße") unless CaseSensitive is set; CRLF line endings read as LF.
+// "straße") unless CaseSensitive is set; either way text and patterns are
+// compared in Unicode NFC without invisible format characters (zero-width
+// spaces, soft hyphens), and CRLF line endings read as LF.
 // Score is the fraction of patterns found. With Turn scope (the default) it
 // reads the last assistant message; with Session scope each pattern may
 // appear in any assistant message.
@@ -133,7 +136,9 @@ func (c ContainsAny) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 // With Session scope (the default, as PromptKit's content_excludes) it scans
 // every assistant message; with Turn scope the last one. MatchWords restricts
 // matches to whole words (PromptKit's match_mode: word_boundary), so "ass"
-// does not match "assist"; word boundaries are ASCII (RE2's \b). An empty
+// does not match "assist"; a word character is a letter, digit, mark or
+// underscore of any script (RE2's \b knows only ASCII), and in scripts
+// written without spaces (Han, kana, Thai) patterns match anywhere. An empty
 // message excludes everything; a transcript without an assistant message is
 // an error, since a missing answer must not satisfy an exclusion. Score is 1
 // or 0.
@@ -178,28 +183,21 @@ func (c ContentExcludes) Check(_ context.Context, tr *evalkit.Transcript) (Resul
 	if err != nil {
 		return Result{}, err
 	}
+	m := newMatcher(c.Patterns, c.CaseSensitive)
 	var words []*regexp.Regexp
 	if c.MatchWords {
-		for _, pat := range c.Patterns {
-			expr := `\b` + regexp.QuoteMeta(pat) + `\b`
-			if !c.CaseSensitive {
-				expr = "(?i)" + expr
-			}
-			words = append(words, regexp.MustCompile(expr))
+		for _, needle := range m.needles {
+			words = append(words, wordPattern(needle))
 		}
 	}
-	m := newMatcher(c.Patterns, c.CaseSensitive)
 	var details []Detail
 	for _, o := range outs {
-		hay := o.text
-		if !c.MatchWords {
-			hay = m.prepare(o.text)
-		}
+		hay := m.prepare(o.text)
 		for i, pat := range c.Patterns {
 			at := -1
 			if c.MatchWords {
-				if loc := words[i].FindStringIndex(hay); loc != nil {
-					at = loc[0]
+				if loc := words[i].FindStringSubmatchIndex(hay); loc != nil {
+					at = loc[2]
 				}
 			} else {
 				at = m.index(hay, i)
@@ -223,10 +221,40 @@ func (c ContentExcludes) Check(_ context.Context, tr *evalkit.Transcript) (Resul
 	return fail(0, "found excluded content", details...), nil
 }
 
+// wordPattern matches needle as a whole word: where the needle begins or ends
+// with a letter, digit or underscore (in any script), the text next to it must
+// not be one, so "ass" does not match "assist" but "дурак" matches in
+// "ты дурак" and "#W123" matches in "order #W123." RE2's \b knows only ASCII
+// letters, so it would never match a Cyrillic word. In scripts written without
+// spaces (Han, kana, Thai) the needle matches as a substring. The needle is
+// the capture group.
+func wordPattern(needle string) *regexp.Regexp {
+	expr := "(" + regexp.QuoteMeta(needle) + ")"
+	if first, _ := utf8.DecodeRuneInString(needle); isWordRune(first) {
+		expr = `(?:^|[^\p{L}\p{N}\p{M}_])` + expr
+	}
+	if last, _ := utf8.DecodeLastRuneInString(needle); isWordRune(last) {
+		expr += `(?:$|[^\p{L}\p{N}\p{M}_])`
+	}
+	return regexp.MustCompile(expr)
+}
+
+// isWordRune reports whether a needle edge of r needs a word boundary.
+// Scripts written without spaces between words (Han, kana, Thai, ...) have no
+// boundary to find, so there the needle matches as a substring.
+func isWordRune(r rune) bool {
+	if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar) {
+		return false
+	}
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
+
 // Regex passes when Pattern (Go RE2 syntax) matches the output, or with
 // NoMatch when it does not. Semantics are RE2's: ^ and $ bind to the whole
 // text unless the pattern sets (?m); matching is case-sensitive unless it sets
-// (?i). CRLF line endings read as LF, so (?m)^...$ works on Windows-style
+// (?i). Only a match of at least one character counts, and a pattern that
+// matches the empty string ("refund|", "x*", "^") is an error: it would pass
+// on any text. CRLF line endings read as LF, so (?m)^...$ works on Windows-style
 // text. With Turn scope (the default) it reads the last assistant message;
 // with Session scope some assistant message must match (with NoMatch, none
 // may). Patterns compile once per process. Score is 1 or 0.
@@ -258,8 +286,14 @@ func (c Regex) validate() error {
 	if c.Pattern == "" {
 		return paramErr("regex", "pattern", "empty: an empty pattern matches any text")
 	}
-	_, err := compileRegex(c.Pattern)
-	return err
+	re, err := compileRegex(c.Pattern)
+	if err != nil {
+		return err
+	}
+	if re.MatchString("") {
+		return paramErr("regex", "pattern", "%q matches the empty string, so it matches any text: require at least one character", c.Pattern)
+	}
+	return nil
 }
 
 // Check implements Check.
@@ -273,7 +307,7 @@ func (c Regex) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) 
 		return Result{}, err
 	}
 	for _, o := range outs {
-		loc := re.FindStringIndex(o.text)
+		loc := nonEmptyMatch(re, o.text)
 		if loc == nil {
 			continue
 		}
@@ -287,6 +321,23 @@ func (c Regex) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) 
 		return pass(1, "no match in "+scopeWords(outs)), nil
 	}
 	return fail(0, "no match", searched(outs)...), nil
+}
+
+// nonEmptyMatch returns the first match that holds at least one character.
+// An empty match (a lone \b or ^, say) is no evidence that the text says
+// anything; patterns that match "" everywhere are rejected by validate, and
+// this skips the empty matches of the others, within a bound.
+func nonEmptyMatch(re *regexp.Regexp, text string) []int {
+	loc := re.FindStringIndex(text)
+	if loc == nil || loc[1] > loc[0] {
+		return loc
+	}
+	for _, loc := range re.FindAllStringIndex(text, 4096) {
+		if loc[1] > loc[0] {
+			return loc
+		}
+	}
+	return nil
 }
 
 var regexCache sync.Map // pattern -> *regexp.Regexp
@@ -442,20 +493,18 @@ type matcher struct {
 func newMatcher(patterns []string, caseSensitive bool) matcher {
 	m := matcher{fold: !caseSensitive, needles: make([]string, len(patterns))}
 	for i, p := range patterns {
-		p = textnorm.Newlines(p)
-		if m.fold {
-			p = textnorm.Fold(p)
-		}
-		m.needles[i] = p
+		m.needles[i] = m.prepare(textnorm.Newlines(p))
 	}
 	return m
 }
 
+// prepare puts text in the form needles are searched in: canonical (NFC,
+// no invisible format characters), and case-folded unless case-sensitive.
 func (m matcher) prepare(text string) string {
 	if m.fold {
 		return textnorm.Fold(text)
 	}
-	return text
+	return textnorm.Canonical(text)
 }
 
 func (m matcher) index(hay string, i int) int { return strings.Index(hay, m.needles[i]) }

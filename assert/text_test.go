@@ -3,6 +3,7 @@ package assert_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -88,6 +89,8 @@ func TestContains(t *testing.T) {
 			params: map[string]any{"patterns": []any{"refund"}}, want: FAIL},
 		{name: "session scope reads every message", tr: textChat("refund", "done"), check: "contains",
 			params: map[string]any{"patterns": []any{"refund", "done"}, "scope": "session"}, want: PASS},
+		{name: "composed and decomposed forms match, case-sensitive", tr: textChat("un cafe\u0301"), check: "contains",
+			params: map[string]any{"patterns": []any{"café"}, "case_sensitive": true}, want: PASS},
 		{name: "CRLF reads as LF", tr: textChat("line one\r\nline two"), check: "contains",
 			params: map[string]any{"patterns": []any{"one\nline"}}, want: PASS},
 		// C24 c: empty text genuinely lacks the term.
@@ -175,6 +178,20 @@ func TestContentExcludes(t *testing.T) {
 			params: map[string]any{"patterns": []any{"ass"}, "match_mode": "word_boundary"}, want: PASS},
 		{name: "word boundary still catches the word", tr: textChat("What an Ass."), check: "content_excludes",
 			params: map[string]any{"patterns": []any{"ass"}, "match_mode": "word_boundary"}, want: FAIL},
+		{name: "word boundary in any script", tr: textChat("ты дурак"), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"дурак"}, "match_mode": "word_boundary"}, want: FAIL},
+		{name: "word boundary: accents are letters", tr: textChat("Un café, s'il vous plaît"), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"café"}, "match_mode": "word_boundary"}, want: FAIL},
+		{name: "word boundary: accented word is not part of a longer one", tr: textChat("cafés"), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"café"}, "match_mode": "word_boundary"}, want: PASS},
+		{name: "word boundary: symbols at the edge", tr: textChat("Your order #W123."), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"#W123", "c++"}, "match_mode": "word_boundary"}, want: FAIL},
+		{name: "word boundary: scripts without spaces match anywhere", tr: textChat("他说死"), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"死"}, "match_mode": "word_boundary"}, want: FAIL},
+		{name: "zero-width space does not hide a word", tr: textChat("your pass\u200bword is x"), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"password"}}, want: FAIL},
+		{name: "soft hyphen does not hide a word, case-sensitive", tr: textChat("your pass\u00adword is x"), check: "content_excludes",
+			params: map[string]any{"patterns": []any{"password"}, "case_sensitive": true}, want: FAIL},
 		{name: "bad match mode", tr: textChat("x"), check: "content_excludes",
 			params: map[string]any{"patterns": []any{"ass"}, "match_mode": "fuzzy"}, want: ERROR},
 	})
@@ -207,6 +224,11 @@ func TestRegex(t *testing.T) {
 			params: map[string]any{"pattern": `(?i)error`, "expect_match": false}, want: FAIL, summary: "pattern matched, want no match"},
 		{name: "session: some message matches", tr: textChat("id 7", "done"), check: "regex",
 			params: map[string]any{"pattern": `id \d`, "scope": "session"}, want: PASS},
+		{name: "empty alternative matches anything", tr: textChat("the weather is nice"), check: "regex", params: map[string]any{"pattern": "refund|"}, want: ERROR,
+			summary: `regex: param "pattern": "refund|" matches the empty string, so it matches any text: require at least one character`},
+		{name: "optional group matches anything", tr: textChat("x"), check: "regex", params: map[string]any{"pattern": "(refund)?"}, want: ERROR},
+		{name: "a lone anchor matches anything", tr: textChat("x"), check: "regex", params: map[string]any{"pattern": "^"}, want: ERROR},
+		{name: "an empty word-boundary match is no evidence", tr: textChat("the weather is nice"), check: "regex", params: map[string]any{"pattern": `\b`}, want: FAIL},
 		{name: "invalid pattern", tr: textChat("x"), check: "regex", params: map[string]any{"pattern": "("}, want: ERROR,
 			summary: "regex: param \"pattern\": invalid regular expression: error parsing regexp: missing closing ): `(`"},
 		{name: "empty pattern", tr: textChat("x"), check: "regex", params: map[string]any{"pattern": ""}, want: ERROR},
@@ -274,4 +296,21 @@ func TestScopeString(t *testing.T) {
 	testify.Equal(t, "turn", assert.Turn.String())
 	testify.Equal(t, "session", assert.Session.String())
 	testify.Equal(t, "default", assert.DefaultScope.String())
+}
+
+func TestInvalidScopeIsAnError(t *testing.T) {
+	_, err := assert.Contains{Patterns: []string{"x"}, Scope: assert.Scope(99)}.Check(context.Background(), textChat("x"))
+	testify.EqualError(t, err, `contains: param "scope": want Turn or Session, got Scope(99)`)
+}
+
+func TestSummariesAreBounded(t *testing.T) {
+	var patterns []string
+	for i := range 100_000 {
+		patterns = append(patterns, fmt.Sprintf("needle-%d", i))
+	}
+	patterns = append(patterns, strings.Repeat("long", 1_000_000))
+	res, err := assert.Contains{Patterns: patterns}.Check(context.Background(), textChat("hay"))
+	require.NoError(t, err)
+	testify.Less(t, len(res.Summary), 2000)
+	testify.True(t, strings.HasSuffix(res.Summary, "… and 99981 more"), res.Summary[len(res.Summary)-40:])
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
@@ -21,14 +22,31 @@ func Newlines(s string) string {
 	return strings.ReplaceAll(s, "\r\n", "\n")
 }
 
-// Fold returns s in Unicode NFC with full case folding applied ("Straße" and
-// "STRASSE" fold alike), for case-insensitive comparison. ASCII text takes a
-// fast path.
+// Canonical returns s in Unicode NFC ("e\u0301" and "é" read alike) with
+// invisible format characters removed (zero-width spaces and joiners, soft
+// hyphens, bidi marks: category Cf), so text that renders the same compares
+// the same and "pass\u200bword" cannot slip past a search for "password".
+// ASCII text is returned as is.
+func Canonical(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, norm.NFC.String(s))
+}
+
+// Fold returns Canonical(s) with full Unicode case folding applied ("Straße"
+// and "STRASSE" fold alike), for case-insensitive comparison. ASCII text
+// takes a fast path.
 func Fold(s string) string {
 	if isASCII(s) {
 		return strings.ToLower(s)
 	}
-	return cases.Fold().String(norm.NFC.String(s))
+	return cases.Fold().String(Canonical(s))
 }
 
 func isASCII(s string) bool {
