@@ -166,8 +166,8 @@ func (p *params) object(required bool, names ...string) (map[string]any, bool, e
 		}
 		return m, true, nil
 	default:
-		// Other map types (map[string]string, YAML's map[any]any...) are
-		// normalized through encoding/json.
+		// Other map types (map[string]string, a struct...) are normalized
+		// through encoding/json.
 		norm, err := normalizeJSON(v)
 		if m, isMap := norm.(map[string]any); err == nil && isMap {
 			return m, true, nil
@@ -295,4 +295,69 @@ func normalizeJSON(v any) (any, error) {
 	var out any
 	err = json.Unmarshal(data, &out)
 	return out, err
+}
+
+// plainParams converts the maps YAML decoders produce (map[any]any, as
+// gopkg.in/yaml.v2 gives) to map[string]any at every depth, so parameters
+// read the same from any decoder. A key that is not a string is an error
+// naming the parameter.
+func plainParams(check string, m map[string]any) (map[string]any, error) {
+	var out map[string]any
+	for k, v := range m {
+		pv, err := plainValue(v)
+		if err != nil {
+			return nil, paramErr(check, k, "%v", err)
+		}
+		if out == nil {
+			out = make(map[string]any, len(m))
+		}
+		out[k] = pv
+	}
+	return out, nil
+}
+
+func plainValue(v any) (any, error) {
+	switch v := v.(type) {
+	case map[any]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			ks, ok := k.(string)
+			if !ok {
+				return nil, fmt.Errorf("object key %v is %s, want a string", k, kindOf(k))
+			}
+			pe, err := plainValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out[ks] = pe
+		}
+		return out, nil
+	case map[string]any:
+		var out map[string]any
+		for k, e := range v {
+			pe, err := plainValue(e)
+			if err != nil {
+				return nil, err
+			}
+			if out == nil {
+				out = make(map[string]any, len(v))
+			}
+			out[k] = pe
+		}
+		if out == nil {
+			return v, nil
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			pe, err := plainValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = pe
+		}
+		return out, nil
+	}
+	return v, nil
 }

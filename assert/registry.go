@@ -104,11 +104,18 @@ func (r *Registry) Build(checkType string, params map[string]any) (Check, error)
 	if !ok {
 		return nil, r.unknown(checkType)
 	}
-	p := newParams(checkType, params)
+	plain, err := plainParams(checkType, params)
+	if err != nil {
+		return nil, err
+	}
+	p := newParams(checkType, plain)
 	p.forced = e.scope
 	c, err := e.build(p)
 	if err != nil {
 		return nil, err
+	}
+	if c == nil {
+		return nil, fmt.Errorf("%s: the build function returned no check and no error", checkType)
 	}
 	if err := p.finish(); err != nil {
 		return nil, err

@@ -314,3 +314,27 @@ func TestSummariesAreBounded(t *testing.T) {
 	testify.Less(t, len(res.Summary), 2000)
 	testify.True(t, strings.HasSuffix(res.Summary, "… and 99981 more"), res.Summary[len(res.Summary)-40:])
 }
+
+// Parameters decoded from YAML by gopkg.in/yaml.v2 arrive as map[any]any.
+func TestYAMLShapedParams(t *testing.T) {
+	tr := textChat(`{"refund": {"amount": 42}}`)
+	res, err := assert.Eval(context.Background(), "json_path", tr, map[string]any{
+		"expression": "refund",
+		"expected":   map[any]any{"amount": 42},
+	})
+	require.NoError(t, err)
+	testify.True(t, res.Passed, res.Summary)
+
+	_, err = assert.Eval(context.Background(), "json_path", tr, map[string]any{
+		"expression": "refund",
+		"expected":   map[any]any{1: 42},
+	})
+	testify.EqualError(t, err, `json_path: param "expected": object key 1 is a number, want a string`)
+}
+
+func TestRegisteredBuildReturningNothing(t *testing.T) {
+	reg := assert.NewRegistry()
+	require.NoError(t, reg.Register("broken", func(map[string]any) (assert.Check, error) { return nil, nil }))
+	_, err := reg.Eval(context.Background(), "broken", textChat("x"), nil)
+	testify.EqualError(t, err, "broken: the build function returned no check and no error")
+}
