@@ -1,6 +1,7 @@
 package evaltest
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -63,7 +64,7 @@ func (t *T) Require(tr *evalkit.Transcript) *Expectation {
 // call syntax, as the user wrote it.
 func (e *Expectation) report(label string, c assert.Check) {
 	e.t.tb.Helper()
-	res, err := c.Check(e.t.tb.Context(), e.tr)
+	res, err := runCheck(e.t.tb.Context(), c, e.tr)
 	if err == nil && !res.Passed && res.Summary == "" {
 		res.Summary = "failed" // a user's check that says nothing still fails visibly
 	}
@@ -79,6 +80,18 @@ func (e *Expectation) report(label string, c assert.Check) {
 	e.t.tb.Errorf("%s", msg)
 }
 
+// runCheck runs c, turning a panic (a user's check, a nil pointer behind the
+// Check interface) into an evaluation error instead of crashing the test
+// binary and losing every other result.
+func runCheck(ctx context.Context, c assert.Check, tr *evalkit.Transcript) (res assert.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = assert.Result{}, fmt.Errorf("the check panicked: %v", r)
+		}
+	}()
+	return c.Check(ctx, tr)
+}
+
 // message renders a failure or evaluation error in DESIGN.md's format: the
 // check in call syntax, the summary (or "error: ..."), labelled lines, a
 // go-cmp diff, and where the transcript was written.
@@ -91,8 +104,12 @@ func (t *T) message(label string, tr *evalkit.Transcript, res assert.Result, err
 		b.WriteString(textnorm.Excerpt(err.Error(), maxLine))
 	} else {
 		b.WriteString(textnorm.Excerpt(res.Summary, maxLine))
-		for _, d := range res.Details {
-			fmt.Fprintf(&b, "\n%s: %s", d.Label, textnorm.Excerpt(d.Text, maxLine))
+		for i, d := range res.Details {
+			if i == maxDetails {
+				fmt.Fprintf(&b, "\n… and %d more lines", len(res.Details)-maxDetails)
+				break
+			}
+			fmt.Fprintf(&b, "\n%s: %s", textnorm.Excerpt(d.Label, maxLabel), textnorm.Excerpt(d.Text, maxLine))
 		}
 		if res.Diff != "" {
 			b.WriteString("\ndiff (-want +got):\n")
@@ -106,10 +123,12 @@ func (t *T) message(label string, tr *evalkit.Transcript, res assert.Result, err
 	return b.String()
 }
 
-// Bounds on failure output, in bytes: long values are cut with a marker.
+// Bounds on failure output: bytes per line and per diff, lines of details.
+// Longer values are cut with a marker.
 const (
-	maxLine = 1024
-	maxDiff = 4096
+	maxLine    = 1024
+	maxDiff    = 4096
+	maxDetails = 24
 )
 
 // transcriptLine says how big the transcript is and, when the test binary

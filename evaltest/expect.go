@@ -292,7 +292,12 @@ func schemaLabel(schema any) any {
 
 // describe renders a check for a failure message: by its String method, or
 // as a composite literal of its non-zero exported fields.
-func describe(c any) string {
+func describe(c any) (desc string) {
+	defer func() {
+		if r := recover(); r != nil { // a String method on a nil receiver, say
+			desc = fmt.Sprintf("%T", c)
+		}
+	}()
 	if s, ok := c.(fmt.Stringer); ok {
 		return s.String()
 	}

@@ -1,10 +1,13 @@
 package evaltest_test
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit"
 	evalassert "github.com/evalkit-go/evalkit/assert"
@@ -113,4 +116,39 @@ func TestPassingJSONAndToolChain(t *testing.T) {
 			Eval("field_presence", map[string]any{"fields": []any{"refund.currency"}, "allow_wrapped": true})
 	})
 	assert.Empty(t, tb.errors)
+}
+
+// panickyCheck's String and Check both dereference a nil receiver.
+type panickyCheck struct{ name string }
+
+func (p *panickyCheck) String() string { return p.name }
+func (p *panickyCheck) Check(context.Context, *evalkit.Transcript) (evalassert.Result, error) {
+	return evalassert.Result{Summary: p.name}, nil
+}
+
+func TestPanickingChecksAreErrors(t *testing.T) {
+	tb := report(func(et *evaltest.T) {
+		et.Expect(refundRun()).
+			Check((*evalassert.Contains)(nil)).
+			Check((*panickyCheck)(nil)).
+			Contains("refund")
+	})
+	require.Len(t, tb.errors, 2)
+	assert.True(t, strings.HasPrefix(tb.errors[0], "Check(*assert.Contains): error: the check panicked: "), tb.errors[0])
+	assert.True(t, strings.HasPrefix(tb.errors[1], "Check(*evaltest_test.panickyCheck): error: the check panicked: "), tb.errors[1])
+}
+
+func TestManyDetailsAreCapped(t *testing.T) {
+	details := make([]evalassert.Detail, 1000)
+	for i := range details {
+		details[i] = evalassert.Detail{Label: "line", Text: strings.Repeat("x", 5000)}
+	}
+	tb := report(func(et *evaltest.T) {
+		et.Expect(refundRun()).Check(evalassert.CheckFunc(func(context.Context, *evalkit.Transcript) (evalassert.Result, error) {
+			return evalassert.Result{Summary: "many", Details: details}, nil
+		}))
+	})
+	require.Len(t, tb.errors, 1)
+	assert.Less(t, len(tb.errors[0]), 40_000)
+	assert.Contains(t, tb.errors[0], "\n… and 976 more lines\n")
 }
