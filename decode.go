@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,13 +21,15 @@ import (
 type DecodeError struct {
 	// File is the path given to Load or LoadAll; empty for Decode.
 	File string
-	// Record locates the transcript in multi-record input: "line 4" for
-	// JSON Lines, "[3]" for a JSON array; empty for single transcripts.
+	// Record locates the transcript in a JSON array of transcripts: "[3]";
+	// empty otherwise (JSON Lines records are located by Line).
 	Record string
 	// Path is the JSON location, such as "messages[3].role"; empty when
 	// the problem is the document as a whole.
 	Path string
-	// Line and Column locate a JSON syntax error (1-based), else 0.
+	// Line locates the error in the input (1-based): the line of a JSON
+	// syntax error, or of the JSON Lines record at fault; 0 when unknown.
+	// Column is the 1-based column of a syntax error, else 0.
 	Line, Column int
 	// Msg says what was expected and what was found.
 	Msg string
@@ -41,8 +44,11 @@ func (e *DecodeError) Error() string {
 			b.WriteString(": ")
 		}
 	}
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Column > 0:
 		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
+	case e.Line > 0:
+		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
 	if e.Path != "" {
 		b.WriteString(e.Path)
@@ -157,7 +163,11 @@ func DecodeAll(data []byte) ([]*Transcript, error) {
 		}
 		tr, err := Decode(line)
 		if err != nil {
-			return nil, withRecord(err, "line "+strconv.Itoa(n))
+			var de *DecodeError
+			if errors.As(err, &de) {
+				de.Line = n // a record is one line: its own line 1 is the file's line n
+			}
+			return nil, err
 		}
 		out = append(out, tr)
 	}
@@ -248,7 +258,11 @@ func decodeDocument(doc json.RawMessage, at *loc) (*Transcript, error) {
 		if err := json.Unmarshal(doc, &obj); err != nil {
 			return nil, errAt(at, "invalid JSON: %v", err)
 		}
-		if traj, ok := obj["traj"]; ok {
+		traj, hasTraj := obj["traj"]
+		if _, hasMessages := obj["messages"]; hasTraj && hasMessages {
+			return nil, errAt(at, `both "messages" and "traj": which holds the conversation is ambiguous`)
+		}
+		if hasTraj {
 			return decodeTauBench(obj, traj, at)
 		}
 		if msgs, ok := obj["messages"]; ok {
@@ -280,7 +294,7 @@ func decodeChatObject(obj map[string]json.RawMessage, rawMsgs json.RawMessage, a
 			return nil, errAt(at.field("metadata"), "want an object, got %s", rawKind(raw))
 		}
 		if err := json.Unmarshal(raw, &tr.Metadata); err != nil {
-			return nil, errAt(at.field("metadata"), "invalid JSON: %v", err)
+			return nil, errAt(at.field("metadata"), "invalid JSON: %s", jsonMsg(err))
 		}
 	}
 	return tr, nil
@@ -343,7 +357,7 @@ func decodeMessage(raw json.RawMessage, at *loc, tauBench bool) (Message, error)
 	}
 	var w wireMessage
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return Message{}, errAt(at, "invalid message: %v", err)
+		return Message{}, errAt(at, "invalid message: %s", jsonMsg(err))
 	}
 	var m Message
 	role, err := rawString(w.Role, at.field("role"))
@@ -367,7 +381,7 @@ func decodeMessage(raw json.RawMessage, at *loc, tauBench bool) (Message, error)
 	}
 	if len(w.Parts) > 0 && !isNull(w.Parts) {
 		if err := json.Unmarshal(w.Parts, &m.Parts); err != nil {
-			return m, errAt(at.field("parts"), "want a list of {type, mime_type, url, data}: %v", err)
+			return m, errAt(at.field("parts"), "want a list of {type, mime_type, url, data}: %s", jsonMsg(err))
 		}
 	}
 	if m.Name, err = rawString(w.Name, at.field("name")); err != nil {
@@ -387,7 +401,10 @@ func decodeMessage(raw json.RawMessage, at *loc, tauBench bool) (Message, error)
 	if len(w.Usage) > 0 && !isNull(w.Usage) {
 		var u Usage
 		if err := json.Unmarshal(w.Usage, &u); err != nil {
-			return m, errAt(at.field("usage"), "want {input_tokens, output_tokens, cost_usd}: %v", err)
+			return m, errAt(at.field("usage"), "want {input_tokens, output_tokens, cost_usd}: %s", jsonMsg(err))
+		}
+		if u.InputTokens < 0 || u.OutputTokens < 0 || u.CostUSD < 0 {
+			return m, errAt(at.field("usage"), "token counts and cost must not be negative")
 		}
 		m.Usage = &u
 	}
@@ -439,7 +456,7 @@ func decodeToolCall(raw json.RawMessage, at *loc) (ToolCall, error) {
 	}
 	var w wireToolCall
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return c, errAt(at, "invalid tool call: %v", err)
+		return c, errAt(at, "invalid tool call: %s", jsonMsg(err))
 	}
 	var err error
 	if c.ID, err = rawString(w.ID, at.field("id")); err != nil {
@@ -453,7 +470,7 @@ func decodeToolCall(raw json.RawMessage, at *loc) (ToolCall, error) {
 			return c, errAt(fnAt, "want an object {name, arguments}, got %s", rawKind(w.Function))
 		}
 		if err := json.Unmarshal(w.Function, &f); err != nil {
-			return c, errAt(fnAt, "invalid function: %v", err)
+			return c, errAt(fnAt, "invalid function: %s", jsonMsg(err))
 		}
 		nameAt, argsAt, name, args = fnAt.field("name"), fnAt.field("arguments"), f.Name, firstPresent(f.Arguments, f.Args, f.Input)
 	}
@@ -571,7 +588,7 @@ func decodePart(raw json.RawMessage, at *loc) (string, *Part, error) {
 	}
 	var w wirePart
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return "", nil, errAt(at, "invalid content part: %v", err)
+		return "", nil, errAt(at, "invalid content part: %s", jsonMsg(err))
 	}
 	switch w.Type {
 	case "text", "input_text", "output_text":
@@ -581,18 +598,27 @@ func decodePart(raw json.RawMessage, at *loc) (string, *Part, error) {
 		return w.Refusal, nil, nil
 	case "image_url", "input_image", "image":
 		p := &Part{Type: "image", MIMEType: w.MIMEType, URL: w.URL, Data: w.Data}
-		if firstByte(w.ImageURL) == '{' {
+		switch firstByte(w.ImageURL) {
+		case '{':
 			var u struct {
-				URL string `json:"url"`
+				URL json.RawMessage `json:"url"`
 			}
 			if err := json.Unmarshal(w.ImageURL, &u); err != nil {
-				return "", nil, errAt(at.field("image_url"), "want {url}: %v", err)
+				return "", nil, errAt(at.field("image_url"), "want {url}: %s", jsonMsg(err))
 			}
-			p.URL = u.URL
-		} else if firstByte(w.ImageURL) == '"' {
-			if p.URL, _ = rawString(w.ImageURL, at); p.URL == "" {
-				return "", nil, errAt(at.field("image_url"), "empty image URL")
+			url, err := rawString(u.URL, at.field("image_url").field("url"))
+			if err != nil {
+				return "", nil, err
 			}
+			p.URL = url
+		case '"':
+			p.URL, _ = rawString(w.ImageURL, at.field("image_url"))
+		case 0, 'n':
+		default:
+			return "", nil, errAt(at.field("image_url"), "want {url} or a URL string, got %s", rawKind(w.ImageURL))
+		}
+		if p.URL == "" && p.Data == "" {
+			return "", nil, errAt(at, "an image part needs a URL or data")
 		}
 		return "", p, nil
 	case "input_audio", "audio":
@@ -639,12 +665,12 @@ func decodeTools(raw json.RawMessage, at *loc) ([]ToolSpec, error) {
 			Parameters  json.RawMessage `json:"parameters"`
 		}
 		if err := json.Unmarshal(e, &w); err != nil {
-			return nil, errAt(eAt, "invalid tool: %v", err)
+			return nil, errAt(eAt, "invalid tool: %s", jsonMsg(err))
 		}
 		if firstByte(w.Function) == '{' {
 			eAt = eAt.field("function")
 			if err := json.Unmarshal(w.Function, &w); err != nil {
-				return nil, errAt(eAt, "invalid function: %v", err)
+				return nil, errAt(eAt, "invalid function: %s", jsonMsg(err))
 			}
 		}
 		var s ToolSpec
@@ -750,4 +776,59 @@ func keyList(obj map[string]json.RawMessage) string {
 		return "(none)"
 	}
 	return strings.Join(keys, ", ")
+}
+
+// jsonMsg words an encoding/json error for a reader of the input, not of
+// evalkit's Go types: "input_audio: want an object, got a number".
+func jsonMsg(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if i := strings.LastIndexByte(field, '.'); i >= 0 {
+			field = field[i+1:]
+		}
+		msg := fmt.Sprintf("want %s, got %s", goKindName(te.Type), withArticle(te.Value))
+		if field != "" {
+			msg = field + ": " + msg
+		}
+		return msg
+	}
+	return jsonErrorText(err).Error()
+}
+
+func goKindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Pointer:
+		return goKindName(t.Elem())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another type"
+}
+
+// withArticle turns encoding/json's value words ("number", "object",
+// "number 1.5") into "a number", "an object", "a number (1.5)".
+func withArticle(v string) string {
+	word, rest, _ := strings.Cut(v, " ")
+	if word == "" {
+		return v
+	}
+	art := "a "
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		art = "an "
+	}
+	if rest != "" {
+		return art + word + " (" + rest + ")"
+	}
+	return art + word
 }

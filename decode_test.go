@@ -246,6 +246,17 @@ func TestDecodeErrorsNameTheLocation(t *testing.T) {
 		{"traj not array", `{"traj": "x"}`, "evalkit: traj: want an array, got a string"},
 		{"bad tools", `{"messages": [], "tools": [{"type": "function", "function": {"description": "d"}}]}`, "evalkit: tools[0].function.name: a tool needs a name"},
 		{"bad metadata", `{"messages": [], "metadata": []}`, "evalkit: metadata: want an object, got an array"},
+		{"traj and messages", `{"traj": [], "messages": []}`, `evalkit: both "messages" and "traj": which holds the conversation is ambiguous`},
+		{"image_url of the wrong type", `[{"role": "user", "content": [{"type": "image_url", "image_url": 5}]}]`,
+			"evalkit: [0].content[0].image_url: want {url} or a URL string, got a number"},
+		{"image without a URL", `[{"role": "user", "content": [{"type": "image_url", "image_url": {"url": ""}}]}]`,
+			"evalkit: [0].content[0]: an image part needs a URL or data"},
+		{"input_audio of the wrong type", `[{"role": "user", "content": [{"type": "input_audio", "input_audio": 5}]}]`,
+			"evalkit: [0].content[0]: invalid content part: input_audio: want an object, got a number"},
+		{"negative usage", `{"messages": [{"role": "assistant", "content": "x", "usage": {"input_tokens": -3}}]}`,
+			"evalkit: messages[0].usage: token counts and cost must not be negative"},
+		{"usage of the wrong type", `{"messages": [{"role": "assistant", "content": "x", "usage": {"cost_usd": "cheap"}}]}`,
+			"evalkit: messages[0].usage: want {input_tokens, output_tokens, cost_usd}: cost_usd: want a number, got a string"},
 		{"anthropic tool_use in chat content", `[{"role": "assistant", "content": [{"type": "text", "text": "Looking."}, {"type": "tool_use", "id": "tu1", "name": "get_order", "input": {}}]}]`,
 			`evalkit: [0].content[1].type: "tool_use" blocks (Anthropic Messages or OpenAI Responses) are not supported in chat messages yet: the tool call or result they hold would be lost`},
 		{"anthropic tool_result in chat content", `[{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": "x", "is_error": true}]}]`,
@@ -277,6 +288,10 @@ func TestDecodeAll(t *testing.T) {
 	t.Run("json lines name the line", func(t *testing.T) {
 		_, err := evalkit.DecodeAll([]byte("{\"messages\": []}\n\n{\"messages\": [{\"role\": \"x\"}]}\n"))
 		assert.EqualError(t, err, `evalkit: line 3: messages[0].role: unknown role "x": want system, developer, user, assistant or tool`)
+	})
+	t.Run("a syntax error names the file's line", func(t *testing.T) {
+		_, err := evalkit.DecodeAll([]byte("{\"messages\": []}\n{\"messages\": [}\n"))
+		assert.EqualError(t, err, "evalkit: line 2, column 15: invalid JSON: invalid character '}' looking for beginning of value")
 	})
 	t.Run("array names the index", func(t *testing.T) {
 		_, err := evalkit.DecodeAll([]byte(`[{"traj": []}, {"traj": [{"role": "user", "content": 1}]}]`))
