@@ -312,29 +312,40 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 	return fail(score, summary, sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
 }
 
-// NoToolErrors passes when no tool call in the scope got an error result.
-// A result is an error when the transcript's format flags it
+// NoToolErrors passes when no tool result in the scope is an error: neither
+// the result of a call nor an orphan result, a tool message that answers no
+// call (a result before any call, one with an id no call carries, a second
+// answer to a call: see Transcript.OrphanResults). An orphan is a sign of a
+// cut or garbled transcript, and an error in it is still an error the agent
+// saw. A result is an error when the transcript's format flags it
 // (ToolResult.IsError: evalkit JSON's is_error, τ-bench records' "Error: "
 // results) or, when ErrorPattern is set, when its content matches that RE2
 // pattern. OpenAI Chat Completions messages carry no error flag, so for them
 // the tool's own convention must be given, such as `^Error: ` for τ-bench
-// runs stored as chat messages. Tools, when given, limits the check to calls
-// of those tools. A call without a result is not an error: the check judges
-// what the tools answered, and a call cut off by the token limit, say, never
-// reached its tool. No calls at all passes.
+// runs stored as chat messages. A call without a result is not an error: the
+// check judges what the tools answered, and a call cut off by the token
+// limit, say, never reached its tool. No calls and no tool messages passes.
 //
-// Score is 1 − errors/calls, over the calls considered (after the Tools
-// filter; PromptKit divides by all calls). The failure lists each failed call
-// with an excerpt of its result, at most 10, then how many more:
+// Tools, when given, limits the check to calls of those tools and to orphan
+// results whose tool message names one of them. An orphan without a name is
+// always read, even under a filter: nothing shows it comes from a tool
+// outside the filter, and failing closed beats ignoring an error.
+//
+// Score is 1 − errors/(calls + orphan results), over those considered (after
+// the Tools filter; PromptKit divides by all calls). The failure lists each
+// error, results of calls first, then orphans, at most 10, then how many
+// more:
 //
 //	error: book_reservation (call 3): "Error: not enough seats"
+//	error: orphan result (tool_call_id "call_9", answers no call): "Error: boom"
 //
-// Scope defaults to Session. An empty name in Tools or an invalid
-// ErrorPattern is an error (*ParamError).
+// Scope defaults to Session; Turn reads the last turn's calls and the last
+// turn's tool messages that answer no call of that turn. An empty name in
+// Tools or an invalid ErrorPattern is an error (*ParamError).
 //
 // Registry type "no_tool_errors", params: tools (or tool_names),
-// error_pattern, scope. As PromptKit's no_tool_errors; error_pattern is
-// evalkit's.
+// error_pattern, scope. As PromptKit's no_tool_errors; error_pattern and the
+// reading of orphan results are evalkit's.
 type NoToolErrors struct {
 	Tools        []string
 	ErrorPattern string
@@ -383,9 +394,18 @@ func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 	if c.ErrorPattern != "" {
 		errorText = regexp.MustCompile(c.ErrorPattern) // validated above
 	}
+	isError := func(r *evalkit.ToolResult) bool {
+		return r.IsError || (errorText != nil && errorText.MatchString(r.Content))
+	}
 	const maxListed = 10
 	var details []Detail
-	considered, failed, noResult := 0, 0, 0
+	considered, orphans, failed, noResult := 0, 0, 0, 0
+	listError := func(text string) {
+		failed++
+		if failed <= maxListed {
+			details = append(details, Detail{"error", text})
+		}
+	}
 	for i, call := range sc.calls {
 		if len(only) > 0 && !only[call.Name] {
 			continue
@@ -394,18 +414,32 @@ func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 		switch {
 		case call.Result == nil:
 			noResult++
-		case call.Result.IsError || (errorText != nil && errorText.MatchString(call.Result.Content)):
-			failed++
-			if failed <= maxListed {
-				details = append(details, Detail{"error", fmt.Sprintf("%s (call %d): %s", call.Name, i+1, excerpt(call.Result.Content))})
-			}
+		case isError(call.Result):
+			listError(fmt.Sprintf("%s (call %d): %s", call.Name, i+1, excerpt(call.Result.Content)))
 		}
 	}
-	score := 1 - ratio(failed, considered)
-	what := plural(considered, "tool call")
-	if len(only) > 0 {
-		what += " to " + quoteList(c.Tools)
+	for _, r := range sc.orphans() {
+		if len(only) > 0 && r.Name != "" && !only[r.Name] {
+			continue
+		}
+		orphans++
+		if isError(&r) {
+			listError(orphanLabel(r) + ": " + excerpt(r.Content))
+		}
 	}
+	score := 1 - ratio(failed, considered+orphans)
+	var parts []string
+	if considered > 0 || orphans == 0 || len(only) > 0 {
+		what := plural(considered, "tool call")
+		if len(only) > 0 {
+			what += " to " + quoteList(c.Tools)
+		}
+		parts = append(parts, what)
+	}
+	if orphans > 0 {
+		parts = append(parts, plural(orphans, "orphan result"))
+	}
+	what := strings.Join(parts, " and ")
 	if failed == 0 {
 		summary := "no errors in " + what
 		if noResult > 0 {
@@ -419,12 +453,38 @@ func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 	return fail(score, fmt.Sprintf("%d of %s failed", failed, what), sc.withScope(details)...), nil
 }
 
+// orphanLabel names a tool message that answers no call:
+// `orphan result of search (tool_call_id "call_9", answers no call)`.
+func orphanLabel(r evalkit.ToolResult) string {
+	label := "orphan result"
+	if r.Name != "" {
+		label += " of " + r.Name
+	}
+	id := "no tool_call_id"
+	if r.CallID != "" {
+		id = "tool_call_id " + excerpt(r.CallID)
+	}
+	return label + " (" + id + ", answers no call)"
+}
+
 // toolScope is the tool calls a check reads, with the messages they come from.
 type toolScope struct {
 	calls []evalkit.ToolCall
 	msgs  []evalkit.Message
 	turn  bool
 	start int // index in Transcript.Messages of msgs[0]
+}
+
+// orphans returns the scope's tool messages that answer no call of the
+// scope (Transcript.OrphanResults, or Turn.OrphanResults for the last turn).
+func (s toolScope) orphans() []evalkit.ToolResult {
+	switch {
+	case s.turn && s.start < 0:
+		return nil
+	case s.turn:
+		return evalkit.Turn{Start: s.start, Messages: s.msgs}.OrphanResults()
+	}
+	return (&evalkit.Transcript{Messages: s.msgs}).OrphanResults()
 }
 
 // scopedCalls returns the calls of the whole transcript (Session, the

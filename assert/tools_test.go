@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	testify "github.com/stretchr/testify/assert"
@@ -367,6 +368,67 @@ func TestNoToolErrors(t *testing.T) {
 	testify.Equal(t, assert.Detail{Label: "error", Text: `search (call 10): "Error: failure 10"`}, res.Details[9])
 	testify.Equal(t, assert.Detail{Label: "error", Text: "… and 3 more"}, res.Details[10])
 	testify.Equal(t, 0.0, res.Score)
+}
+
+// withMessages returns a copy of tr with msgs appended, for transcripts the
+// step builders cannot make: orphan tool results, second answers.
+func withMessages(tr *evalkit.Transcript, msgs ...evalkit.Message) *evalkit.Transcript {
+	return &evalkit.Transcript{Messages: append(slices.Clone(tr.Messages), msgs...), Tools: tr.Tools}
+}
+
+// orphan is a tool message; isError flags it.
+func orphan(id, name, content string, isError bool) evalkit.Message {
+	return evalkit.Message{Role: evalkit.RoleTool, ToolCallID: id, Name: name, Content: content, IsError: isError}
+}
+
+// TestNoToolErrorsOrphanResults: a tool message that answers no call is
+// still a tool result, and an error in it fails the check instead of being
+// ignored.
+func TestNoToolErrorsOrphanResults(t *testing.T) {
+	user := evalkit.Message{Role: evalkit.RoleUser, Content: "refund #W1"}
+	done := evalkit.Message{Role: evalkit.RoleAssistant, Content: "Done."}
+	unknownID := withMessages(toolCalls("search"), orphan("call_2", "", "Error: boom", true))
+	runToolCases(t, []toolCase{
+		{name: "unknown id", tr: unknownID, check: "no_tool_errors", want: FAIL,
+			summary: "1 of 1 tool call and 1 orphan result failed", score: ptr(0.5),
+			details: []assert.Detail{{Label: "error", Text: `orphan result (tool_call_id "call_2", answers no call): "Error: boom"`}}},
+		{name: "result before any call", check: "no_tool_errors", want: FAIL,
+			tr:      &evalkit.Transcript{Messages: []evalkit.Message{user, orphan("call_0", "issue_refund", "Error: no such order", true), done}},
+			summary: "1 of 1 orphan result failed", score: ptr(0),
+			details: []assert.Detail{{Label: "error", Text: `orphan result of issue_refund (tool_call_id "call_0", answers no call): "Error: no such order"`}}},
+		{name: "second answer to a call", check: "no_tool_errors", want: FAIL,
+			tr:      withMessages(toolCalls("search"), orphan("call_1", "search", "Error: timeout", true)),
+			summary: "1 of 1 tool call and 1 orphan result failed",
+			details: []assert.Detail{{Label: "error", Text: `orphan result of search (tool_call_id "call_1", answers no call): "Error: timeout"`}}},
+		{name: "no ids, more results than calls", check: "no_tool_errors", want: FAIL,
+			tr:      &evalkit.Transcript{Messages: []evalkit.Message{user, orphan("", "", "Error: boom", true)}},
+			summary: "1 of 1 orphan result failed",
+			details: []assert.Detail{{Label: "error", Text: `orphan result (no tool_call_id, answers no call): "Error: boom"`}}},
+		{name: "error_pattern reads orphans", check: "no_tool_errors", want: FAIL, params: map[string]any{"error_pattern": "^Error: "},
+			tr:      withMessages(toolCalls("search"), orphan("call_9", "search", "Error: boom", false)),
+			summary: "1 of 1 tool call and 1 orphan result failed"},
+		{name: "an orphan that is no error counts in the denominator", check: "no_tool_errors", want: PASS,
+			tr:      withMessages(toolCalls("search"), orphan("call_9", "search", "[]", false)),
+			summary: "no errors in 1 tool call and 1 orphan result", score: ptr(1)},
+		{name: "the Tools filter reads an orphan's name", check: "no_tool_errors", want: PASS, params: map[string]any{"tools": "search"},
+			tr:      withMessages(toolCalls("search"), orphan("call_9", "book", "Error: boom", true)),
+			summary: `no errors in 1 tool call to "search"`},
+		{name: "an orphan of a filtered tool", check: "no_tool_errors", want: FAIL, params: map[string]any{"tools": "book"},
+			tr:      withMessages(toolCalls("search"), orphan("call_9", "book", "Error: boom", true)),
+			summary: `1 of 0 tool calls to "book" and 1 orphan result failed`},
+		{name: "an orphan without a name counts under a filter", check: "no_tool_errors", want: FAIL, params: map[string]any{"tools": "search"},
+			tr:      withMessages(toolCalls("search"), orphan("call_9", "", "Error: boom", true)),
+			summary: `1 of 1 tool call to "search" and 1 orphan result failed`},
+		{name: "turn scope: an orphan of the last turn", check: "no_tool_errors", want: FAIL, params: map[string]any{"scope": "turn"},
+			tr:      withMessages(toolCalls("search"), user, orphan("call_1", "search", "Error: late", true), done),
+			summary: "1 of 1 orphan result failed"},
+		{name: "turn scope: an orphan of an earlier turn", check: "no_tool_errors", want: PASS, params: map[string]any{"scope": "turn"},
+			tr:      withMessages(unknownID, user, done),
+			summary: "no errors in 0 tool calls"},
+		{name: "session scope: an orphan of an earlier turn", check: "no_tool_errors", want: FAIL,
+			tr:      withMessages(withMessages(toolCalls("search"), orphan("call_2", "", "Error: boom", true)), user, done),
+			summary: "1 of 1 tool call and 1 orphan result failed"},
+	})
 }
 
 // toolTauRun loads one real τ-bench airline run by task id and trial.
