@@ -55,9 +55,11 @@ type ExpectedCall struct {
 //	issue_refund (call 4): order_id: got "#W124", want "#W123"
 //	get_forecast (call 1): arguments are not valid JSON: unexpected end of input (cut off?)
 //
-// Scope defaults to Session. Errors (*ParamError): no tool name, both Tool
-// and Calls, an empty Calls entry, or expected arguments that encoding/json
-// cannot encode.
+// Scope defaults to Session. Errors (*ParamError): no tool name, a name with
+// leading or trailing whitespace, both Tool and Calls, an empty Calls entry,
+// expected arguments that encoding/json cannot encode, or, when the
+// transcript declares its tools, a tool neither declared nor called in it
+// (see ToolsNotCalled).
 //
 // Registry type "tool_args" ("tool_args_session" fixes Session scope),
 // params: tool_name with expected_args (required; {} matches any arguments),
@@ -152,8 +154,9 @@ func (c ToolArgs) validate() error {
 
 // wantCall is an expected call with its arguments normalized.
 type wantCall struct {
-	tool string
-	args map[string]any
+	tool  string
+	param string // the parameter that names the tool: tool_name or calls[i].tool_name
+	args  map[string]any
 }
 
 func (w wantCall) label() string { return w.tool + " " + jsonValue(w.args, 120) }
@@ -180,10 +183,13 @@ func (c ToolArgs) expected() ([]wantCall, error) {
 		if at != "" {
 			at = fmt.Sprintf(prefix, i)
 		}
-		if ec.Tool == "" {
+		switch problem := toolNameProblem(ec.Tool); {
+		case ec.Tool == "":
 			return nil, paramErr(check, at+"tool_name", "empty: want a tool name")
+		case problem != "":
+			return nil, paramErr(check, at+"tool_name", "%s", problem)
 		}
-		want[i] = wantCall{tool: ec.Tool, args: map[string]any{}}
+		want[i] = wantCall{tool: ec.Tool, param: at + "tool_name", args: map[string]any{}}
 		if len(ec.Args) == 0 {
 			continue
 		}
@@ -211,6 +217,13 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 	}
 	sc, err := scopedCalls("tool_args", tr, c.Scope)
 	if err != nil {
+		return Result{}, err
+	}
+	refs := make([]toolRef, len(want))
+	for i, w := range want {
+		refs[i] = toolRef{w.param, []string{w.tool}}
+	}
+	if err := undeclared("tool_args", tr, refs...); err != nil {
 		return Result{}, err
 	}
 	decoded := make([]decodedArgs, len(sc.calls))
@@ -580,7 +593,9 @@ func rawArgs(raw json.RawMessage) string {
 //	step 2 "issue_refund" not called after step 1 "get_order_details" (call 3)
 //	called: get_user_details → issue_refund → get_order_details
 //
-// Scope defaults to Session. An empty sequence or name is an error
+// Scope defaults to Session. An empty sequence or name, a name with leading
+// or trailing whitespace, or, when the transcript declares its tools, a name
+// neither declared nor called in it (see ToolsNotCalled) is an error
 // (*ParamError).
 //
 // Registry type "tool_call_sequence", params: sequence, scope. As PromptKit's
@@ -614,6 +629,9 @@ func (c ToolCallSequence) Check(_ context.Context, tr *evalkit.Transcript) (Resu
 	}
 	sc, err := scopedCalls("tool_call_sequence", tr, c.Scope)
 	if err != nil {
+		return Result{}, err
+	}
+	if err := undeclared("tool_call_sequence", tr, toolRef{"sequence", c.Sequence}); err != nil {
 		return Result{}, err
 	}
 	// Taking the earliest call for each step is optimal for subsequences:

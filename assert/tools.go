@@ -22,6 +22,13 @@ import (
 // ToolsNotCalled passes. A nil transcript is an error wrapping ErrNoOutput.
 // Failure details number calls from 1 in the order they were made within the
 // check's scope: "call 3" is the third call the check read.
+//
+// A tool check given a tool name it could never see is an error, not a
+// verdict: an empty name, one with leading or trailing whitespace, and, when
+// the transcript declares its tools, one that is neither declared nor called
+// anywhere in it (a typo such as "issue_refnd" would make tools_not_called
+// pass forever). That last cross-check needs the transcript, so Check makes
+// it, not Registry.Build.
 
 func toolChecks() map[string]func(*params) (Check, error) {
 	return map[string]func(*params) (Check, error){
@@ -55,9 +62,11 @@ func toolChecks() map[string]func(*params) (Check, error) {
 //	missing "issue_refund"
 //	called: get_order_details ×1, get_user_details ×2
 //
-// Errors (*ParamError): no tool names, an empty name, a negative bound,
-// MinCalls (1 when nil) above MaxCalls, or MinCalls 0 without MaxCalls (it
-// would check nothing).
+// Errors (*ParamError): no tool names, an empty name or one with leading or
+// trailing whitespace, a negative bound, MinCalls (1 when nil) above
+// MaxCalls, MinCalls 0 without MaxCalls (it would check nothing), or, when
+// the transcript declares its tools, a name neither declared nor called in it
+// (see ToolsNotCalled).
 //
 // Registry type "tools_called" (alias "tool_called"; "tools_called_session"
 // fixes Session scope), params: tool_names (or tools), min_calls, max_calls,
@@ -140,6 +149,9 @@ func (c ToolsCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
+	if err := undeclared("tools_called", tr, toolRef{"tool_names", c.Tools}); err != nil {
+		return Result{}, err
+	}
 	counted, skipped := map[string]int{}, map[string]int{}
 	for _, call := range sc.calls {
 		if c.RequireArgs && !hasArgs(call) {
@@ -190,7 +202,18 @@ func (c ToolsCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 // forbidden tool with its number of calls and lists every call in the scope.
 //
 // Unlike PromptKit's session variant, an empty list is an error
-// (*ParamError), never a vacuous pass; so is an empty name.
+// (*ParamError), never a vacuous pass; so is an empty name, or one with
+// leading or trailing whitespace (" issue_refund" matches no call, so the
+// check could never fail). When the transcript declares its tools
+// (Transcript.Tools), a name that is neither declared nor called anywhere in
+// the transcript is a typo, and Check returns a *ParamError with the nearest
+// known name:
+//
+//	tools_not_called: param "tool_names": "issue_refnd" is not among the transcript's 16 tools and was never called (did you mean "issue_refund"?)
+//
+// A tool called without being declared is fine (models call tools that do
+// not exist); without declared tools there is no cross-check. The other
+// tool checks cross-check the names they are given the same way.
 //
 // Registry type "tools_not_called" ("tools_not_called_session" fixes Session
 // scope), params: tool_names (or tools), scope. As PromptKit's
@@ -226,6 +249,9 @@ func (c ToolsNotCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result
 	if err != nil {
 		return Result{}, err
 	}
+	if err := undeclared("tools_not_called", tr, toolRef{"tool_names", c.Tools}); err != nil {
+		return Result{}, err
+	}
 	counts := callCounts(sc.calls)
 	var names, problems []string
 	for _, t := range countNames(c.Tools) {
@@ -247,8 +273,10 @@ func (c ToolsNotCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result
 // above Max it is Max/count (0 when Max is 0). Every call counts, errored or
 // not. Scope defaults to Session.
 //
-// Errors (*ParamError): neither Min nor Max set (PromptKit passes such a
-// check vacuously), a negative bound, or Min above Max.
+// Errors (*ParamError): neither Min nor Max set, or only Min 0 (PromptKit
+// passes such a check vacuously), a negative bound, Min above Max, a Tool
+// with leading or trailing whitespace, or, when the transcript declares its
+// tools, a Tool neither declared nor called in it (see ToolsNotCalled).
 //
 // Registry type "tool_call_count", params: tool, min, max, scope. As
 // PromptKit's tool_call_count.
@@ -275,13 +303,25 @@ func buildToolCallCount(p *params) (Check, error) {
 }
 
 func (c ToolCallCount) validate() error {
-	if c.Min == nil && c.Max == nil {
-		return paramErr("tool_call_count", "min", "give min, max or both: without a bound the check passes whatever was called")
+	const check = "tool_call_count"
+	if c.Tool != "" {
+		if problem := toolNameProblem(c.Tool); problem != "" {
+			return paramErr(check, "tool", "%s", problem)
+		}
 	}
-	if err := bounds("tool_call_count", "min", "max", c.Min, c.Max); err != nil {
+	if c.Min == nil && c.Max == nil {
+		return paramErr(check, "min", "give min, max or both: without a bound the check passes whatever was called")
+	}
+	if err := bounds(check, "min", "max", c.Min, c.Max); err != nil {
 		return err
 	}
-	return checkScope("tool_call_count", c.Scope)
+	if c.Max == nil && *c.Min == 0 {
+		if c.Tool == "" {
+			return paramErr(check, "min", "0 without max checks nothing: give max (max 0 forbids the calls)")
+		}
+		return paramErr(check, "min", "0 without max checks nothing: give max, or use tools_not_called")
+	}
+	return checkScope(check, c.Scope)
 }
 
 // Check implements Check.
@@ -292,6 +332,11 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 	sc, err := scopedCalls("tool_call_count", tr, c.Scope)
 	if err != nil {
 		return Result{}, err
+	}
+	if c.Tool != "" {
+		if err := undeclared("tool_call_count", tr, toolRef{"tool", []string{c.Tool}}); err != nil {
+			return Result{}, err
+		}
 	}
 	n := len(sc.calls)
 	got := plural(n, "tool call")
@@ -341,7 +386,9 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 //
 // Scope defaults to Session; Turn reads the last turn's calls and the last
 // turn's tool messages that answer no call of that turn. An empty name in
-// Tools or an invalid ErrorPattern is an error (*ParamError).
+// Tools, one with leading or trailing whitespace, one the transcript neither
+// declares nor uses when it declares its tools (see ToolsNotCalled), or an
+// invalid ErrorPattern is an error (*ParamError).
 //
 // Registry type "no_tool_errors", params: tools (or tool_names),
 // error_pattern, scope. As PromptKit's no_tool_errors; error_pattern and the
@@ -384,6 +431,9 @@ func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 	}
 	sc, err := scopedCalls("no_tool_errors", tr, c.Scope)
 	if err != nil {
+		return Result{}, err
+	}
+	if err := undeclared("no_tool_errors", tr, toolRef{"tools", c.Tools}); err != nil {
 		return Result{}, err
 	}
 	only := map[string]bool{}
@@ -469,6 +519,7 @@ func orphanLabel(r evalkit.ToolResult) string {
 
 // toolScope is the tool calls a check reads, with the messages they come from.
 type toolScope struct {
+	tr    *evalkit.Transcript
 	calls []evalkit.ToolCall
 	msgs  []evalkit.Message
 	turn  bool
@@ -495,13 +546,13 @@ func scopedCalls(check string, tr *evalkit.Transcript, s Scope) (toolScope, erro
 		return toolScope{}, fmt.Errorf("%s: %w: the transcript is nil", check, ErrNoOutput)
 	}
 	if s.or(Session) == Session {
-		return toolScope{calls: tr.ToolCalls(), msgs: tr.Messages}, nil
+		return toolScope{tr: tr, calls: tr.ToolCalls(), msgs: tr.Messages}, nil
 	}
 	t, ok := tr.LastTurn()
 	if !ok {
-		return toolScope{turn: true, start: -1}, nil
+		return toolScope{tr: tr, turn: true, start: -1}, nil
 	}
-	return toolScope{calls: t.ToolCalls(), msgs: t.Messages, turn: true, start: t.Start}, nil
+	return toolScope{tr: tr, calls: t.ToolCalls(), msgs: t.Messages, turn: true, start: t.Start}, nil
 }
 
 func (s toolScope) label() string {
@@ -588,17 +639,110 @@ func countNames(names []string) []nameCount {
 	return out
 }
 
-// toolNames rejects an empty list (when required) and empty names.
+// toolNames rejects an empty list (when required), empty names and names
+// with leading or trailing whitespace.
 func toolNames(check, param string, names []string, required bool) error {
 	if required && len(names) == 0 {
 		return paramErr(check, param, "empty list: give at least one tool name")
 	}
 	for i, n := range names {
-		if n == "" {
-			return paramErr(check, param, "item %d is empty: want a tool name", i)
+		if problem := toolNameProblem(n); problem != "" {
+			return paramErr(check, param, "item %d %s", i, problem)
 		}
 	}
 	return nil
+}
+
+// toolNameProblem says what is wrong with a tool name a check is given, or
+// "" when nothing is. Names match exactly, so " issue_refund" (pasted from a
+// list, say) would never match a call and would make tools_not_called pass
+// whatever the agent did.
+func toolNameProblem(n string) string {
+	switch {
+	case n == "":
+		return "is empty: want a tool name"
+	case strings.TrimSpace(n) != n:
+		return excerpt(n) + " has leading or trailing whitespace: tool names match exactly"
+	}
+	return ""
+}
+
+// toolRef is a parameter of a check that names tools.
+type toolRef struct {
+	param string
+	names []string
+}
+
+// undeclared cross-checks the tool names a check was given against the
+// transcript: when the transcript declares its tools (Transcript.Tools), a
+// name that is neither declared nor used anywhere in the transcript (by a
+// call, or as a tool message's name) is almost certainly a typo, and an
+// error naming the parameter, with the nearest known name. A tool that was
+// called without being declared is fine: models call tools that do not
+// exist. Without declared tools nothing is checked. It reads the whole
+// transcript whatever the check's scope.
+func undeclared(check string, tr *evalkit.Transcript, refs ...toolRef) error {
+	if tr == nil || len(tr.Tools) == 0 {
+		return nil
+	}
+	known := make(map[string]bool, len(tr.Tools))
+	for _, t := range tr.Tools {
+		known[t.Name] = true
+	}
+	declared := len(known)
+	for _, m := range tr.Messages {
+		switch m.Role {
+		case evalkit.RoleAssistant:
+			for _, c := range m.ToolCalls {
+				known[c.Name] = true
+			}
+		case evalkit.RoleTool:
+			if m.Name != "" {
+				known[m.Name] = true
+			}
+		}
+	}
+	for _, r := range refs {
+		for _, n := range r.names {
+			if known[n] {
+				continue
+			}
+			msg := fmt.Sprintf("%s is not among the transcript's %s and was never called", excerpt(n), plural(declared, "tool"))
+			if near := nearestName(n, known); near != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", excerpt(near))
+			}
+			return paramErr(check, r.param, "%s", msg)
+		}
+	}
+	return nil
+}
+
+// nearestName returns the known name closest to n by edit distance when it
+// is close enough to be a likely typo (at most a third of n's length, and
+// at most 3 edits), or "". Ties go to the name first in byte order.
+func nearestName(n string, known map[string]bool) string {
+	const maxLen = 256 // beyond this a suggestion is noise, and costly
+	limit := min(3, max(1, len(n)/3))
+	if len(n) > maxLen {
+		return ""
+	}
+	best, bestDist := "", limit+1
+	for k := range known {
+		if k == "" || len(k) > maxLen || abs(len(k)-len(n)) > limit {
+			continue
+		}
+		if d := editDistance(n, k); d < bestDist || (d == bestDist && k < best) {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func checkScope(check string, s Scope) error {

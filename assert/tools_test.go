@@ -431,6 +431,92 @@ func TestNoToolErrorsOrphanResults(t *testing.T) {
 	})
 }
 
+// TestToolChecksVacuousParams: parameters that would make a tool check
+// pass whatever the agent did are errors, not verdicts.
+func TestToolChecksVacuousParams(t *testing.T) {
+	tr := toolCalls("search", "book")
+	runToolCases(t, []toolCase{
+		{name: "count: min 0 alone", tr: tr, check: "tool_call_count", params: map[string]any{"min": 0}, want: ERROR, param: "min",
+			summary: `tool_call_count: param "min": 0 without max checks nothing: give max (max 0 forbids the calls)`},
+		{name: "count: min 0 alone, one tool", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "search", "min": 0}, want: ERROR, param: "min",
+			summary: `tool_call_count: param "min": 0 without max checks nothing: give max, or use tools_not_called`},
+		{name: "count: min 0 with max", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "search", "min": 0, "max": 1}, want: PASS},
+
+		{name: "tools_called: leading space", tr: tr, check: "tools_called", params: map[string]any{"tools": []any{"search", " issue_refund"}}, want: ERROR, param: "tool_names",
+			summary: `tools_called: param "tool_names": item 1 " issue_refund" has leading or trailing whitespace: tool names match exactly`},
+		{name: "tools_not_called: trailing newline", tr: tr, check: "tools_not_called", params: map[string]any{"tools": "issue_refund\n"}, want: ERROR, param: "tool_names",
+			summary: `tools_not_called: param "tool_names": item 0 "issue_refund\n" has leading or trailing whitespace: tool names match exactly`},
+		{name: "no_tool_errors: no-break space", tr: tr, check: "no_tool_errors", params: map[string]any{"tools": "search\u00a0"}, want: ERROR, param: "tools"},
+		{name: "tool_call_sequence: tab", tr: tr, check: "tool_call_sequence", params: map[string]any{"sequence": []any{"search", "\tbook"}}, want: ERROR, param: "sequence"},
+		{name: "tool_call_count: space", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "search ", "max": 1}, want: ERROR, param: "tool",
+			summary: `tool_call_count: param "tool": "search " has leading or trailing whitespace: tool names match exactly`},
+		{name: "tool_args: space", tr: tr, check: "tool_args", params: map[string]any{"tool_name": " search", "expected_args": map[string]any{}}, want: ERROR, param: "tool_name",
+			summary: `tool_args: param "tool_name": " search" has leading or trailing whitespace: tool names match exactly`},
+		{name: "tool_args list: space", tr: tr, check: "tool_args", want: ERROR, param: "calls[1].tool_name", params: map[string]any{"calls": []any{
+			map[string]any{"name": "search", "args": map[string]any{}}, map[string]any{"name": "book ", "args": map[string]any{}}}}},
+	})
+}
+
+// declaring returns a copy of tr that declares the named tools.
+func declaring(tr *evalkit.Transcript, names ...string) *evalkit.Transcript {
+	tr = withMessages(tr)
+	for _, n := range names {
+		tr.Tools = append(tr.Tools, evalkit.ToolSpec{Name: n})
+	}
+	return tr
+}
+
+// TestToolChecksUndeclaredTools: when the transcript declares its tools, a
+// tool name a check gives that is neither declared nor called is a typo, and
+// an error: "not called" would otherwise pass forever.
+func TestToolChecksUndeclaredTools(t *testing.T) {
+	retail := []string{
+		"calculate", "cancel_pending_order", "exchange_delivered_order_items", "find_user_id_by_email",
+		"find_user_id_by_name_zip", "get_order_details", "get_product_details", "get_user_details",
+		"issue_refund", "list_all_product_types", "modify_pending_order_address", "modify_pending_order_items",
+		"modify_pending_order_payment", "modify_user_address", "return_delivered_order_items", "transfer_to_human_agents",
+	}
+	tr := declaring(toolCalls("get_user_details", "get_order_details", "lookup_order_v2"), retail...)
+	typo := `"issue_refnd" is not among the transcript's 16 tools and was never called (did you mean "issue_refund"?)`
+	runToolCases(t, []toolCase{
+		{name: "tools_not_called", tr: tr, check: "tools_not_called", params: map[string]any{"tool_names": "issue_refnd"}, want: ERROR, param: "tool_names",
+			summary: `tools_not_called: param "tool_names": ` + typo},
+		{name: "tools_called", tr: tr, check: "tools_called", params: map[string]any{"tools": []any{"get_user_details", "issue_refnd"}}, want: ERROR, param: "tool_names",
+			summary: `tools_called: param "tool_names": ` + typo},
+		{name: "no_tool_errors filter", tr: tr, check: "no_tool_errors", params: map[string]any{"tools": "issue_refnd"}, want: ERROR, param: "tools",
+			summary: `no_tool_errors: param "tools": ` + typo},
+		{name: "tool_call_count", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "issue_refnd", "max": 0}, want: ERROR, param: "tool",
+			summary: `tool_call_count: param "tool": ` + typo},
+		{name: "tool_call_sequence", tr: tr, check: "tool_call_sequence", params: map[string]any{"sequence": []any{"get_user_details", "issue_refnd"}}, want: ERROR, param: "sequence",
+			summary: `tool_call_sequence: param "sequence": ` + typo},
+		{name: "tool_args", tr: tr, check: "tool_args", params: map[string]any{"tool_name": "issue_refnd", "expected_args": map[string]any{}}, want: ERROR, param: "tool_name",
+			summary: `tool_args: param "tool_name": ` + typo},
+		{name: "tool_args list", tr: tr, check: "tool_args", want: ERROR, param: "calls[1].tool_name", params: map[string]any{"calls": []any{
+			map[string]any{"name": "get_user_details", "args": map[string]any{}}, map[string]any{"name": "issue_refnd", "args": map[string]any{}}}}},
+		{name: "no close name", tr: tr, check: "tools_not_called", params: map[string]any{"tools": "drop_database"}, want: ERROR, param: "tool_names",
+			summary: `tools_not_called: param "tool_names": "drop_database" is not among the transcript's 16 tools and was never called`},
+
+		{name: "declared, not called", tr: tr, check: "tools_not_called", params: map[string]any{"tools": "issue_refund"}, want: PASS},
+		{name: "declared, not called, missing", tr: tr, check: "tools_called", params: map[string]any{"tools": "issue_refund"}, want: FAIL},
+		{name: "called but not declared (a hallucinated tool)", tr: tr, check: "tools_called", params: map[string]any{"tools": "lookup_order_v2"}, want: PASS},
+		{name: "called in an earlier turn, turn scope", check: "tools_not_called", want: PASS,
+			tr:     declaring(toolTurns([]toolStep{{name: "lookup_order_v2"}}, []toolStep{{name: "get_user_details"}}), retail...),
+			params: map[string]any{"tools": "lookup_order_v2", "scope": "turn"}},
+		{name: "named by a tool message only", check: "no_tool_errors", want: PASS, params: map[string]any{"tools": "legacy_refund"},
+			tr: withMessages(tr, orphan("call_9", "legacy_refund", "ok", false))},
+		{name: "no declared tools, no cross-check", tr: toolCalls("search"), check: "tools_not_called", params: map[string]any{"tools": "issue_refnd"}, want: PASS},
+	})
+
+	// The typed checks are cross-checked too: it happens in Check.
+	_, err := assert.ToolsNotCalled{Tools: []string{"issue_refnd"}}.Check(context.Background(), tr)
+	var pe *assert.ParamError
+	require.True(t, errors.As(err, &pe), "want a *ParamError, got %v", err)
+	testify.Equal(t, "tool_names", pe.Param)
+	// Building from params cannot know the transcript, so it succeeds.
+	_, err = assert.NewRegistry().Build("tools_not_called", map[string]any{"tools": "issue_refnd"})
+	testify.NoError(t, err)
+}
+
 // toolTauRun loads one real τ-bench airline run by task id and trial.
 func toolTauRun(t testing.TB, task, trial int) *evalkit.Transcript {
 	t.Helper()
