@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,9 +33,13 @@ type ExpectedCall struct {
 //
 // Matching is by subset: every key of the expected arguments must be present
 // with an equal value; keys the call has beyond them are ignored. Values are
-// compared after normalization through encoding/json, so 5 and 5.0 are equal
-// (numbers are float64, as everywhere in evalkit), but nothing is coerced:
-// "5" is not 5 and "true" is not true. Nested objects match by the same
+// compared after normalization through encoding/json, nothing coerced: "5" is
+// not 5 and "true" is not true. Numbers compare by value and exactly, as the
+// model wrote them and not as float64 (which cannot tell 1234567890123456789
+// from 1234567890123456788, an order id say): two integers (5, 5.0, 1e3,
+// -0: any literal whose value is whole) are equal when they are the same
+// integer, an integer never equals a fraction, and two fractions compare as
+// float64, so 5 == 5.0, 1e3 == 1000 and 0.1 == 0.1 hold. Nested objects match by the same
 // subset rule; arrays must have the same length and order, element by element
 // matched by the same rule. A call whose arguments are not valid JSON (cut
 // off by the token limit, say) or are valid JSON but not an object can match
@@ -80,7 +85,7 @@ func buildToolArgs(p *params) (Check, error) {
 	if c.Tool, hasTool, err = p.str(false, "tool_name"); err != nil {
 		return nil, err
 	}
-	if c.Args, hasArgs, err = p.object(false, "expected_args"); err != nil {
+	if c.Args, hasArgs, err = argsObject(p, false, "expected_args"); err != nil {
 		return nil, err
 	}
 	list, hasCalls, err := p.value("calls")
@@ -110,10 +115,33 @@ func buildToolArgs(p *params) (Check, error) {
 	return c, nil
 }
 
+// argsObject reads expected arguments as params.object does (a map, any
+// map type encoding/json can encode, or a JSON object as text), keeping
+// every digit of their numbers: they are decoded with json.Number, not
+// float64.
+func argsObject(p *params, required bool, names ...string) (map[string]any, bool, error) {
+	_, v, ok, err := p.lookup(names...)
+	if err == nil && ok {
+		var norm any
+		switch v := v.(type) {
+		case map[string]any:
+			return v, true, nil
+		case string:
+			norm, err = decodeNumbersJSON([]byte(v))
+		default:
+			norm, err = normalizeArgs(v)
+		}
+		if m, isMap := norm.(map[string]any); err == nil && isMap {
+			return m, true, nil
+		}
+	}
+	return p.object(required, names...) // its error says what is wrong
+}
+
 // expectedCalls reads the list form of tool_args; errors name the entry, as
 // in calls[1].expected_args.
 func expectedCalls(p *params, v any) ([]ExpectedCall, error) {
-	norm, err := normalizeJSON(v) // YAML and Go-typed lists become []any of map[string]any
+	norm, err := normalizeArgs(v) // YAML and Go-typed lists become []any of map[string]any
 	items, ok := norm.([]any)
 	switch {
 	case err != nil || !ok:
@@ -130,7 +158,7 @@ func expectedCalls(p *params, v any) ([]ExpectedCall, error) {
 		}
 		sub := newParams(p.check, m)
 		if calls[i].Tool, _, err = sub.str(true, "tool_name", "name"); err == nil {
-			if calls[i].Args, _, err = sub.object(true, "expected_args", "args"); err == nil {
+			if calls[i].Args, _, err = argsObject(sub, true, "expected_args", "args"); err == nil {
 				err = sub.finish()
 			}
 		}
@@ -193,13 +221,195 @@ func (c ToolArgs) expected() ([]wantCall, error) {
 		if len(ec.Args) == 0 {
 			continue
 		}
-		norm, err := normalizeJSON(ec.Args)
+		norm, err := normalizeArgs(ec.Args)
 		if err != nil {
 			return nil, paramErr(check, at+"expected_args", "not representable as JSON: %v", err)
 		}
 		want[i].args = norm.(map[string]any) // a non-empty map encodes as an object
 	}
 	return want, nil
+}
+
+// normalizeArgs maps a Go value to its encoding/json shape (map[string]any,
+// []any, string, bool, nil) with numbers as json.Number, so no digit of an
+// int64 or uint64 is lost. Values JSON cannot hold are an error.
+func normalizeArgs(v any) (any, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return decodeNumbersJSON(data)
+}
+
+// decodeNumbersJSON decodes one JSON value, numbers as json.Number; trailing data
+// is an error, as with json.Unmarshal.
+func decodeNumbersJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("invalid JSON after the top-level value")
+	}
+	return v, nil
+}
+
+// decodeArgs decodes a call's arguments as ToolCall.Arguments does, with the
+// same errors, but numbers as json.Number.
+func decodeArgs(c evalkit.ToolCall) (map[string]any, error) {
+	if len(bytes.TrimSpace(c.Args)) == 0 {
+		return map[string]any{}, nil
+	}
+	if v, err := decodeNumbersJSON(c.Args); err == nil {
+		switch v := v.(type) {
+		case map[string]any:
+			return v, nil
+		case nil:
+			return map[string]any{}, nil
+		}
+	}
+	if _, err := c.Arguments(); err != nil { // says why, in the transcript's words
+		return nil, err
+	}
+	return nil, fmt.Errorf("arguments of %s are not a JSON object", c.Name)
+}
+
+// decimal is a JSON number literal reduced to its value: digits × 10^exp,
+// negated when neg, with digits free of leading and trailing zeros ("" and
+// exp 0 for zero, whatever its sign). Two literals have the same value
+// exactly when their decimals are equal: 1e3, 1000 and 1000.0 all reduce to
+// {digits "1", exp 3}.
+type decimal struct {
+	neg    bool
+	digits string
+	exp    int64
+}
+
+// integer reports whether the value is whole.
+func (d decimal) integer() bool { return d.digits == "" || d.exp >= 0 }
+
+// parseDecimal reduces a JSON number literal; false for anything else, and
+// for exponents beyond ±2^50 (no float64 comes near, and the arithmetic on
+// them must not overflow).
+func parseDecimal(s string) (decimal, bool) {
+	var d decimal
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		d.neg, s = true, rest
+	}
+	mant, expText, hasExp := s, "", false
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, expText, hasExp = s[:i], s[i+1:], true
+	}
+	if hasExp {
+		e, err := strconv.ParseInt(expText, 10, 64)
+		if err != nil || e > 1<<50 || e < -1<<50 {
+			return decimal{}, false
+		}
+		d.exp = e
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	if whole == "" || !allDigits(whole) || !allDigits(frac) {
+		return decimal{}, false
+	}
+	digits := strings.TrimLeft(whole+frac, "0")
+	d.exp -= int64(len(frac))
+	trimmed := strings.TrimRight(digits, "0")
+	d.exp += int64(len(digits) - len(trimmed))
+	if trimmed == "" {
+		return decimal{}, true
+	}
+	d.digits = trimmed
+	return d, true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// numbersEqual compares two JSON number literals by value: exactly when
+// either is whole (an integer equals only the same integer), as float64 when
+// both are fractions. A literal that does not parse equals only itself.
+func numbersEqual(a, b json.Number) bool {
+	if a == b {
+		return true
+	}
+	da, okA := parseDecimal(string(a))
+	db, okB := parseDecimal(string(b))
+	switch {
+	case !okA || !okB:
+		return false
+	case da == db:
+		return true
+	case da.integer() || db.integer():
+		return false
+	}
+	fa, errA := strconv.ParseFloat(string(a), 64)
+	fb, errB := strconv.ParseFloat(string(b), 64)
+	return errA == nil && errB == nil && fa == fb
+}
+
+// numberView is how a diff shows a number: a float64 when that holds it
+// exactly (an integer within ±2^53) or when it is a fraction (fractions
+// compare as float64); a larger integer as int64 or uint64; anything larger
+// still as the literal.
+func numberView(n json.Number) any {
+	d, ok := parseDecimal(string(n))
+	switch {
+	case !ok:
+		return n
+	case !d.integer():
+		if f, err := strconv.ParseFloat(string(n), 64); err == nil {
+			return f
+		}
+		return n
+	case d.digits == "":
+		return 0.0
+	case int64(len(d.digits))+d.exp > 20: // beyond uint64
+		return n
+	}
+	whole := d.digits + strings.Repeat("0", int(d.exp))
+	if d.neg {
+		whole = "-" + whole
+	}
+	if i, err := strconv.ParseInt(whole, 10, 64); err == nil {
+		if i >= -1<<53 && i <= 1<<53 {
+			return float64(i)
+		}
+		return i
+	}
+	if u, err := strconv.ParseUint(whole, 10, 64); err == nil {
+		return u
+	}
+	return n
+}
+
+// diffView is a JSON-shaped value as a go-cmp diff shows it: numbers by
+// numberView, so they print as numbers and not as json.Number strings.
+func diffView(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = diffView(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = diffView(e)
+		}
+		return out
+	case json.Number:
+		return numberView(v)
+	}
+	return v
 }
 
 // decodedArgs is a call's arguments decoded once per check.
@@ -229,7 +439,7 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 	decoded := make([]decodedArgs, len(sc.calls))
 	args := func(i int) decodedArgs {
 		if d := &decoded[i]; !d.done {
-			d.args, d.err = sc.calls[i].Arguments()
+			d.args, d.err = decodeArgs(sc.calls[i])
 			d.done = true
 		}
 		return decoded[i]
@@ -356,7 +566,7 @@ func closestExplanation(w wantCall, sc toolScope, args func(int) decodedArgs) ex
 		if more := len(bestDiffs) - 1; more > 0 {
 			x.reason += " (and " + plural(more, "more difference") + ")"
 		}
-		x.diff = cmp.Diff(w.args, project(w.args, d.args))
+		x.diff = cmp.Diff(diffView(w.args), diffView(project(w.args, d.args)))
 	}
 	x.details = append(x.details, Detail{"args", fmt.Sprintf("call %d: %s", best+1, rawArgs(call.Args))})
 	if m, ok := sc.message(best); ok && m.FinishReason == "length" {
@@ -414,7 +624,8 @@ func matchCalls(adj [][]int, n int) (assigned, owner []int) {
 
 // subset reports whether got holds want: objects by subset, arrays element
 // by element, scalars by equality without coercion. Both are JSON-shaped
-// (nil, bool, float64, string, []any, map[string]any).
+// with json.Number numbers (nil, bool, json.Number, string, []any,
+// map[string]any).
 func subset(want, got any) bool {
 	switch w := want.(type) {
 	case map[string]any:
@@ -451,9 +662,9 @@ func scalarEqual(want, got any) bool {
 	case string:
 		g, ok := got.(string)
 		return ok && g == w
-	case float64:
-		g, ok := got.(float64)
-		return ok && g == w
+	case json.Number:
+		g, ok := got.(json.Number)
+		return ok && numbersEqual(w, g)
 	case bool:
 		g, ok := got.(bool)
 		return ok && g == w

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	testify "github.com/stretchr/testify/assert"
@@ -337,6 +338,10 @@ func FuzzToolArgs(f *testing.F) {
 		{`{"a":[1,{"b":[true,null]}]}`, `{"a":[1,{"b":[true,null]}]}`},
 		{`{"a":{"b":1}}`, `{"a":[1]}`},
 		{`{"a":1e400}`, `{"a":1}`},
+		{`{"a":1234567890123456789}`, `{"a":1234567890123456788}`},
+		{`{"a":-0.0e-99999999999999999999}`, `{"a":0}`},
+		{`{"a":1e1125899906842624}`, `{"a":1e1125899906842625}`},
+		{`{"a":9007199254740992.5}`, `{"a":9007199254740993}`},
 	} {
 		f.Add(seed[0], seed[1])
 	}
@@ -355,3 +360,86 @@ func FuzzToolArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestToolArgsExactNumbers: numbers compare exactly, not as float64, which
+// cannot tell integers beyond 2^53 apart.
+func TestToolArgsExactNumbers(t *testing.T) {
+	ctx := context.Background()
+	call := func(args string) *evalkit.Transcript { return toolTranscript(toolStep{name: "lookup", args: args}) }
+	for _, tc := range []struct {
+		name string
+		args string // the call's arguments
+		want any    // the expected value of "n"
+		pass bool
+	}{
+		{"beyond 2^53, differ", `{"n":1234567890123456789}`, int64(1234567890123456788), false},
+		{"beyond 2^53, equal", `{"n":1234567890123456789}`, int64(1234567890123456789), true},
+		{"2^53+1 is not 2^53", `{"n":9007199254740993}`, 9007199254740992, false},
+		{"uint64 max", `{"n":18446744073709551615}`, uint64(18446744073709551615), true},
+		{"uint64 max - 1", `{"n":18446744073709551614}`, uint64(18446744073709551615), false},
+		{"beyond uint64", `{"n":123456789012345678901234567890}`, json.Number("123456789012345678901234567890"), true},
+		{"beyond uint64, differ", `{"n":123456789012345678901234567891}`, json.Number("123456789012345678901234567890"), false},
+		{"1e3 is 1000", `{"n":1e3}`, 1000, true},
+		{"1000 is 1E+3", `{"n":1000}`, json.Number("1E+3"), true},
+		{"1.5e3 is 1500", `{"n":1.5e3}`, 1500, true},
+		{"12e-1 is not 1", `{"n":12e-1}`, 1, false},
+		{"7.0 is 7", `{"n":7.0}`, 7, true},
+		{"7.000 is 7", `{"n":7.000}`, json.Number("7"), true},
+		{"-0 is 0", `{"n":-0}`, 0, true},
+		{"-0.0e5 is 0", `{"n":-0.0e5}`, 0.0, true},
+		{"5 is 5.0", `{"n":5}`, 5.0, true},
+		{"an integer is no fraction near it", `{"n":9007199254740992.5}`, int64(9007199254740993), false},
+		{"fractions compare as float64", `{"n":0.1}`, 0.1, true},
+		{"0.3 is not 0.30000000000000004", `{"n":0.3}`, 0.30000000000000004, false},
+		{"fractions beyond 2^53", `{"n":1.5e300}`, 1.5e300, true},
+		{"1e400 decodes and compares", `{"n":1e400}`, json.Number("1e400"), true},
+		{"1e400 is not 1e401", `{"n":1e400}`, json.Number("1e401"), false},
+		{"-5 is not 5", `{"n":-5}`, 5, false},
+		{"a string is not a number", `{"n":"5"}`, 5, false},
+		{"a number is not a string", `{"n":5}`, "5", false},
+		{"nested and in lists", `{"n":[{"id":1234567890123456789}]}`, []any{map[string]any{"id": int64(1234567890123456789)}}, true},
+		{"nested and in lists, differ", `{"n":[{"id":1234567890123456789}]}`, []any{map[string]any{"id": int64(1234567890123456788)}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := assert.ToolArgs{Tool: "lookup", Args: map[string]any{"n": tc.want}}.Check(ctx, call(tc.args))
+			require.NoError(t, err)
+			testify.Equal(t, tc.pass, res.Passed, res.Summary)
+		})
+	}
+
+	res, err := assert.ToolArgs{Tool: "lookup", Args: map[string]any{"order_id": int64(1234567890123456788)}}.Check(ctx, call(`{"order_id":1234567890123456789}`))
+	require.NoError(t, err)
+	testify.Equal(t, "lookup (call 1): order_id: got 1234567890123456789, want 1234567890123456788", res.Summary)
+	testify.Equal(t, "  map[string]any{\n- \t\"order_id\": int64(1234567890123456788),\n+ \t\"order_id\": int64(1234567890123456789),\n  }\n", cmpText(res.Diff),
+		"numbers show as numbers in the diff, exactly")
+
+	res, err = assert.ToolArgs{Tool: "lookup", Args: map[string]any{"amount": 43, "rate": 0.25}}.Check(ctx, call(`{"amount":42.0,"rate":0.5}`))
+	require.NoError(t, err)
+	testify.Equal(t, "lookup (call 1): amount: got 42.0, want 43 (and 1 more difference)", res.Summary)
+	testify.Equal(t, "  map[string]any{\n- \t\"amount\": float64(43),\n+ \t\"amount\": float64(42),\n- \t\"rate\":   float64(0.25),\n+ \t\"rate\":   float64(0.5),\n  }\n", cmpText(res.Diff))
+
+	// Arguments float64 cannot hold still decode, for every check.
+	res, err = assert.ToolsCalled{Tools: []string{"lookup"}, RequireArgs: true}.Check(ctx, call(`{"n":1e400}`))
+	require.NoError(t, err)
+	testify.True(t, res.Passed, res.Summary)
+
+	// Declarative params keep every digit too: as a map, as JSON text, in a list.
+	for name, params := range map[string]map[string]any{
+		"map":             {"tool_name": "lookup", "expected_args": map[string]any{"order_id": int64(1234567890123456788)}},
+		"JSON text":       {"tool_name": "lookup", "expected_args": `{"order_id": 1234567890123456788}`},
+		"typed map":       {"tool_name": "lookup", "expected_args": map[string]int64{"order_id": 1234567890123456788}},
+		"list":            {"calls": []any{map[string]any{"name": "lookup", "args": map[string]any{"order_id": int64(1234567890123456788)}}}},
+		"list, JSON text": {"calls": []any{map[string]any{"name": "lookup", "args": `{"order_id": 1234567890123456788}`}}},
+	} {
+		res, err := assert.Eval(ctx, "tool_args", call(`{"order_id":1234567890123456789}`), params)
+		require.NoError(t, err, name)
+		testify.False(t, res.Passed, "%s: %s", name, res.Summary)
+		res, err = assert.Eval(ctx, "tool_args", call(`{"order_id":1234567890123456788}`), params)
+		require.NoError(t, err, name)
+		testify.True(t, res.Passed, "%s: %s", name, res.Summary)
+	}
+}
+
+// cmpText undoes go-cmp's deliberate instability (it randomly writes
+// no-break spaces for spaces), so a diff can be compared as text.
+func cmpText(diff string) string { return strings.ReplaceAll(diff, "\u00a0", " ") }

@@ -613,9 +613,10 @@ func callCounts(calls []evalkit.ToolCall) map[string]int {
 	return counts
 }
 
-// hasArgs reports whether a call's arguments decode to a non-empty object.
+// hasArgs reports whether a call's arguments decode to a non-empty object
+// (as tool_args reads them: 1e400 is a number, not an error).
 func hasArgs(c evalkit.ToolCall) bool {
-	args, err := c.Arguments()
+	args, err := decodeArgs(c)
 	return err == nil && len(args) > 0
 }
 
