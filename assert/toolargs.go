@@ -5,8 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"sort"
+	"maps"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,9 +50,14 @@ type ExpectedCall struct {
 // two expected searches need two searches, however alike (matching calls by
 // value would count one call twice). The assignment is a maximum bipartite
 // matching, so it is found whenever one exists, whatever the order of the
-// calls. Score is the fraction of expected calls matched.
+// calls. It is computed by Hopcroft–Karp after a greedy pass, each expected
+// call compared only with the calls of its tool that share one of its
+// argument values: 3000 expected calls take tens of milliseconds (see
+// BenchmarkChecksToolsArgsScale). Score is the fraction of expected calls
+// matched.
 //
-// A failure says why for each unmatched expected call: the tool was never
+// A failure says why for each unmatched expected call (the first 10, then
+// how many more): the tool was never
 // called; its matching calls are taken by other expected calls; or, for the
 // closest call to the tool (fewest differences, the latest on a tie), what
 // differs, got before want, with a go-cmp diff of the expected arguments
@@ -250,7 +256,7 @@ func decodeNumbersJSON(data []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		return nil, fmt.Errorf("invalid JSON after the top-level value")
 	}
 	return v, nil
@@ -412,13 +418,6 @@ func diffView(v any) any {
 	return v
 }
 
-// decodedArgs is a call's arguments decoded once per check.
-type decodedArgs struct {
-	args map[string]any
-	err  error
-	done bool
-}
-
 // Check implements Check.
 func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
 	want, err := c.expected()
@@ -436,26 +435,9 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 	if err := undeclared("tool_args", tr, refs...); err != nil {
 		return Result{}, err
 	}
-	decoded := make([]decodedArgs, len(sc.calls))
-	args := func(i int) decodedArgs {
-		if d := &decoded[i]; !d.done {
-			d.args, d.err = decodeArgs(sc.calls[i])
-			d.done = true
-		}
-		return decoded[i]
-	}
-	adj := make([][]int, len(want)) // expected call -> the calls it matches
-	for e, w := range want {
-		for i, call := range sc.calls {
-			if call.Name != w.tool {
-				continue
-			}
-			if d := args(i); d.err == nil && subset(w.args, d.args) {
-				adj[e] = append(adj[e], i)
-			}
-		}
-	}
-	assigned, owner := matchCalls(adj, len(sc.calls))
+	ix := newCallIndex(sc.calls)
+	lists, of := ix.matches(want)
+	assigned, owner := matchCalls(lists, of, len(sc.calls))
 	matched := 0
 	for _, a := range assigned {
 		if a >= 0 {
@@ -470,11 +452,13 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 		return pass(score, fmt.Sprintf("all %d expected calls matched (calls %s)", len(want), callNumbers(assigned))), nil
 	}
 
+	const maxUnmatched = 10 // unmatched expected calls explained in a failure
 	var (
-		summary string
-		details []Detail
-		diff    string
-		shown   bool // whether the details already show a call's arguments
+		summary   string
+		details   []Detail
+		diff      string
+		shown     bool // whether the details already show a call's arguments
+		unmatched int
 	)
 	if len(want) > 1 {
 		summary = fmt.Sprintf("matched %d of %d expected calls", matched, len(want))
@@ -483,12 +467,15 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 		if assigned[e] >= 0 {
 			continue
 		}
+		if unmatched++; unmatched > maxUnmatched {
+			continue
+		}
 		var x explanation
 		switch {
-		case len(adj[e]) > 0:
-			x = takenExplanation(adj[e], want, owner)
+		case len(lists[of[e]]) > 0:
+			x = takenExplanation(lists[of[e]], want, owner)
 		default:
-			x = closestExplanation(w, sc, args)
+			x = ix.closestExplanation(w, sc)
 		}
 		if len(want) == 1 {
 			summary = x.reason
@@ -500,9 +487,198 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 			diff, shown = x.diff, true
 		}
 	}
+	if more := unmatched - maxUnmatched; more > 0 {
+		details = append(details, Detail{"unmatched", fmt.Sprintf("… and %d more", more)})
+	}
 	res := fail(score, summary, sc.withScope(append(details, calledDetail(sc.calls)))...)
 	res.Diff = diff
 	return res, nil
+}
+
+// callIndex holds a check's calls with their arguments decoded once, the
+// calls of each tool, and indexes of the calls of a tool by the value of an
+// argument, built on demand, so that many expected calls need not each be
+// compared with every call.
+type callIndex struct {
+	calls   []evalkit.ToolCall
+	decoded []decodedArgs
+	byTool  map[string][]int // calls of each tool, in order
+	byValue map[[2]string]*valueIndex
+}
+
+// decodedArgs is a call's arguments decoded once per check.
+type decodedArgs struct {
+	args map[string]any
+	err  error
+	done bool
+}
+
+// valueIndex is the calls of a tool by the value of one top-level argument:
+// calls whose value has a key (see scalarKeyOf) under it, calls whose
+// scalar value has none in other. Calls without the argument, or with an
+// object or list for it, are in neither: they cannot match an expected
+// scalar.
+type valueIndex struct {
+	byKey map[scalarKey][]int
+	other []int
+}
+
+func newCallIndex(calls []evalkit.ToolCall) *callIndex {
+	ix := &callIndex{calls: calls, decoded: make([]decodedArgs, len(calls)), byTool: map[string][]int{}}
+	for i, c := range calls {
+		ix.byTool[c.Name] = append(ix.byTool[c.Name], i)
+	}
+	return ix
+}
+
+// args returns call i's arguments, decoding them on first use.
+func (ix *callIndex) args(i int) decodedArgs {
+	if d := &ix.decoded[i]; !d.done {
+		d.args, d.err = decodeArgs(ix.calls[i])
+		d.done = true
+	}
+	return ix.decoded[i]
+}
+
+// minIndexed is the number of expected calls of one tool from which indexing
+// the tool's calls by argument value pays for itself; below it, each
+// expected call is compared with each call of its tool.
+const minIndexed = 8
+
+// matches returns, for each distinct expected call, the calls it matches
+// (lists), and which list each expected call has (of). Identical expected
+// calls share one list.
+func (ix *callIndex) matches(want []wantCall) (lists [][]int, of []int) {
+	perTool := map[string]int{}
+	for _, w := range want {
+		perTool[w.tool]++
+	}
+	of = make([]int, len(want))
+	seen := map[string]int{} // tool and canonical arguments -> list
+	for e, w := range want {
+		var key string
+		if perTool[w.tool] > 1 {
+			canon, _ := json.Marshal(w.args) // cannot fail: w.args came from JSON; keys sorted
+			key = w.tool + "\x00" + string(canon)
+			if l, ok := seen[key]; ok {
+				of[e] = l
+				continue
+			}
+			seen[key] = len(lists)
+		}
+		candidates := ix.byTool[w.tool]
+		if perTool[w.tool] >= minIndexed {
+			candidates = ix.candidates(w)
+		}
+		var list []int
+		for _, i := range candidates {
+			if d := ix.args(i); d.err == nil && subset(w.args, d.args) {
+				list = append(list, i)
+			}
+		}
+		of[e] = len(lists)
+		lists = append(lists, list)
+	}
+	return lists, of
+}
+
+// candidates returns the calls of w's tool that may match w, in order: for
+// the scalar argument of w that narrows them most, the calls with an equal
+// value there (and those whose value has no key); all calls of the tool when
+// w has no scalar argument.
+func (ix *callIndex) candidates(w wantCall) []int {
+	best := ix.byTool[w.tool]
+	for name, v := range w.args {
+		k, ok := scalarKeyOf(v)
+		if !ok {
+			continue
+		}
+		vi := ix.valueIndex(w.tool, name)
+		hits := vi.byKey[k]
+		if len(hits)+len(vi.other) >= len(best) {
+			continue
+		}
+		if len(vi.other) == 0 {
+			best = hits
+			continue
+		}
+		best = append(append(make([]int, 0, len(hits)+len(vi.other)), hits...), vi.other...)
+		slices.Sort(best)
+	}
+	return best
+}
+
+func (ix *callIndex) valueIndex(tool, arg string) *valueIndex {
+	if ix.byValue == nil {
+		ix.byValue = map[[2]string]*valueIndex{}
+	}
+	if vi, ok := ix.byValue[[2]string{tool, arg}]; ok {
+		return vi
+	}
+	vi := &valueIndex{byKey: map[scalarKey][]int{}}
+	for _, i := range ix.byTool[tool] {
+		d := ix.args(i)
+		if d.err != nil {
+			continue
+		}
+		v, present := d.args[arg]
+		switch v.(type) {
+		case map[string]any, []any:
+			continue
+		}
+		if !present {
+			continue
+		}
+		if k, ok := scalarKeyOf(v); ok {
+			vi.byKey[k] = append(vi.byKey[k], i)
+		} else {
+			vi.other = append(vi.other, i)
+		}
+	}
+	ix.byValue[[2]string{tool, arg}] = vi
+	return vi
+}
+
+// scalarKey is a scalar JSON value as a map key, such that values equal by
+// scalarEqual have equal keys: numbers by value (integers exactly, fractions
+// as float64).
+type scalarKey struct {
+	kind byte // 'n'ull, 't'rue, 'f'alse, 's'tring, 'i'nteger, 'r'eal
+	s    string
+}
+
+// scalarKeyOf returns v's key, and false for objects, lists and numbers that
+// have none (a fraction beyond float64, an exponent beyond ±2^50).
+func scalarKeyOf(v any) (scalarKey, bool) {
+	switch v := v.(type) {
+	case nil:
+		return scalarKey{kind: 'n'}, true
+	case bool:
+		if v {
+			return scalarKey{kind: 't'}, true
+		}
+		return scalarKey{kind: 'f'}, true
+	case string:
+		return scalarKey{kind: 's', s: v}, true
+	case json.Number:
+		d, ok := parseDecimal(string(v))
+		switch {
+		case !ok:
+			return scalarKey{}, false
+		case d.integer():
+			sign := ""
+			if d.neg {
+				sign = "-"
+			}
+			return scalarKey{kind: 'i', s: sign + d.digits + "e" + strconv.FormatInt(d.exp, 10)}, true
+		}
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return scalarKey{}, false
+		}
+		return scalarKey{kind: 'r', s: strconv.FormatFloat(f, 'g', -1, 64)}, true
+	}
+	return scalarKey{}, false
 }
 
 // explanation says why an expected call matched no call.
@@ -533,24 +709,21 @@ func callNumbers(calls []int) string {
 
 // closestExplanation explains an expected call that no call matches, from
 // the call to its tool that comes closest.
-func closestExplanation(w wantCall, sc toolScope, args func(int) decodedArgs) explanation {
-	best, bestDiffs, unreadable, candidates := -1, []string(nil), 0, 0
-	for i, call := range sc.calls {
-		if call.Name != w.tool {
-			continue
-		}
-		candidates++
-		d := args(i)
+func (ix *callIndex) closestExplanation(w wantCall, sc toolScope) explanation {
+	calls := ix.byTool[w.tool]
+	best, bestDiffs, unreadable := -1, 0, 0
+	for _, i := range calls {
+		d := ix.args(i)
 		if d.err != nil {
 			unreadable++
-			if best < 0 || args(best).err != nil {
+			if best < 0 || ix.args(best).err != nil {
 				best = i
 			}
 			continue
 		}
-		diffs := argDiffs(w.args, d.args, "", nil)
-		if best < 0 || args(best).err != nil || len(diffs) <= len(bestDiffs) {
-			best, bestDiffs = i, diffs
+		n := countDiffs(w.args, d.args)
+		if best < 0 || ix.args(best).err != nil || n <= bestDiffs {
+			best, bestDiffs = i, n
 		}
 	}
 	if best < 0 {
@@ -559,11 +732,11 @@ func closestExplanation(w wantCall, sc toolScope, args func(int) decodedArgs) ex
 	call := sc.calls[best]
 	subject := fmt.Sprintf("%s (call %d)", w.tool, best+1)
 	var x explanation
-	if d := args(best); d.err != nil {
+	if d := ix.args(best); d.err != nil {
 		x.reason = subject + ": " + strings.Replace(d.err.Error(), "arguments of "+call.Name+" are", "arguments are", 1)
 	} else {
-		x.reason = subject + ": " + bestDiffs[0]
-		if more := len(bestDiffs) - 1; more > 0 {
+		x.reason = subject + ": " + firstDiff(w.args, d.args)
+		if more := bestDiffs - 1; more > 0 {
 			x.reason += " (and " + plural(more, "more difference") + ")"
 		}
 		x.diff = cmp.Diff(diffView(w.args), diffView(project(w.args, d.args)))
@@ -572,8 +745,8 @@ func closestExplanation(w wantCall, sc toolScope, args func(int) decodedArgs) ex
 	if m, ok := sc.message(best); ok && m.FinishReason == "length" {
 		x.details = append(x.details, Detail{"finish reason", "length: the model hit its token limit in this message"})
 	}
-	if candidates > 1 {
-		note := fmt.Sprintf("%d calls to %s, none matches; showing call %d", candidates, w.tool, best+1)
+	if len(calls) > 1 {
+		note := fmt.Sprintf("%d calls to %s, none matches; showing call %d", len(calls), w.tool, best+1)
 		if unreadable > 0 {
 			note += fmt.Sprintf(" (%d with unreadable arguments)", unreadable)
 		}
@@ -583,43 +756,94 @@ func closestExplanation(w wantCall, sc toolScope, args func(int) decodedArgs) ex
 }
 
 // matchCalls finds a maximum matching between expected calls and actual
-// calls by augmenting paths (Kuhn's algorithm): adj[e] lists the calls
-// expected call e matches. It returns, for each expected call, its call (or
-// -1) and, for each call, its expected call (or -1). Expected calls are
-// served in order and calls tried in order, so the assignment is stable.
-func matchCalls(adj [][]int, n int) (assigned, owner []int) {
-	assigned, owner = make([]int, len(adj)), make([]int, n)
+// calls (n of them): expected call e matches the calls lists[of[e]], in
+// call order. It returns, for each expected call, its call (or -1) and, for
+// each call, its expected call (or -1).
+//
+// A greedy pass first gives each expected call, in order, its first free
+// call; expected calls sharing a list share a cursor into it, so n alike
+// expected calls cost O(n), not O(n²). Hopcroft–Karp then grows the
+// matching along shortest augmenting paths until none is left, in
+// O(E·√V) for E candidate pairs. Both go in order, so the assignment is
+// deterministic.
+func matchCalls(lists [][]int, of []int, n int) (assigned, owner []int) {
+	assigned, owner = make([]int, len(of)), make([]int, n)
 	for i := range owner {
 		owner[i] = -1
 	}
-	for e := range assigned {
+	cursor := make([]int, len(lists))
+	free := 0
+	for e := range of {
 		assigned[e] = -1
+		l := lists[of[e]]
+		for ; cursor[of[e]] < len(l); cursor[of[e]]++ {
+			if a := l[cursor[of[e]]]; owner[a] < 0 {
+				owner[a], assigned[e] = e, a
+				break
+			}
+		}
+		if assigned[e] < 0 {
+			free++
+		}
 	}
-	seen := make([]bool, n)
+	if free == 0 {
+		return assigned, owner
+	}
+	const far = math.MaxInt
+	dist := make([]int, len(of))
+	next := make([]int, len(of)) // the next candidate augment tries, per phase
+	var queue []int
 	var augment func(e int) bool
 	augment = func(e int) bool {
-		for _, a := range adj[e] {
-			if seen[a] {
-				continue
-			}
-			seen[a] = true
-			if owner[a] < 0 || augment(owner[a]) {
-				owner[a] = e
+		l := lists[of[e]]
+		for ; next[e] < len(l); next[e]++ {
+			a := l[next[e]]
+			if o := owner[a]; o < 0 || (dist[o] == dist[e]+1 && augment(o)) {
+				owner[a], assigned[e] = e, a
+				next[e]++
 				return true
 			}
 		}
+		dist[e] = far
 		return false
 	}
-	for e := range adj {
-		clear(seen)
-		augment(e)
-	}
-	for a, e := range owner {
-		if e >= 0 {
-			assigned[e] = a
+	for {
+		// Layer the expected calls by their distance from a free one along
+		// alternating paths; stop at the first layer that reaches a free call.
+		queue = queue[:0]
+		for e := range of {
+			dist[e] = far
+			if assigned[e] < 0 && len(lists[of[e]]) > 0 {
+				dist[e] = 0
+				queue = append(queue, e)
+			}
+		}
+		found := far
+		for h := 0; h < len(queue); h++ {
+			e := queue[h]
+			if dist[e] >= found {
+				break
+			}
+			for _, a := range lists[of[e]] {
+				switch o := owner[a]; {
+				case o < 0:
+					found = dist[e]
+				case dist[o] == far:
+					dist[o] = dist[e] + 1
+					queue = append(queue, o)
+				}
+			}
+		}
+		if found == far {
+			return assigned, owner
+		}
+		clear(next)
+		for e := range of {
+			if assigned[e] < 0 && dist[e] == 0 {
+				augment(e)
+			}
 		}
 	}
-	return assigned, owner
 }
 
 // subset reports whether got holds want: objects by subset, arrays element
@@ -672,57 +896,113 @@ func scalarEqual(want, got any) bool {
 	return false
 }
 
-// argDiffs appends to out how got falls short of want, one line per
-// difference, got before want: `order_id: got "#W124", want "#W123"`.
-func argDiffs(want, got any, path string, out []string) []string {
+// countDiffs counts the ways got falls short of want: each expected key
+// missing or with a different value, each list of another length.
+func countDiffs(want, got any) int {
+	d := argDiff{}
+	d.walk(want, got)
+	return d.n
+}
+
+// firstDiff says how got first falls short of want, keys in sorted order,
+// got before want: `order_id: got "#W124", want "#W123"`.
+func firstDiff(want, got any) string {
+	d := argDiff{first: true}
+	d.walk(want, got)
+	return d.text
+}
+
+// argDiff walks want against got, counting differences or, with first,
+// describing the first one.
+type argDiff struct {
+	first bool
+	path  []any // the keys (string) and list indexes (int) to the value compared
+	n     int
+	text  string
+}
+
+func (d *argDiff) walk(want, got any) {
+	if d.first && d.n > 0 {
+		return
+	}
 	switch w := want.(type) {
 	case map[string]any:
 		g, ok := got.(map[string]any)
 		if !ok {
-			return append(out, fmt.Sprintf("%s: got %s, want an object", pathText(path), jsonValue(got, 60)))
+			d.add(func() string { return fmt.Sprintf("got %s, want an object", jsonValue(got, 60)) })
+			return
 		}
-		keys := make([]string, 0, len(w))
-		for k := range w {
-			keys = append(keys, k)
+		var keys []string
+		if d.first {
+			keys = slices.Sorted(maps.Keys(w))
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			at := k
-			if path != "" {
-				at = path + "." + k
+		visit := func(k string) {
+			d.path = append(d.path, k)
+			if gv, present := g[k]; present {
+				d.walk(w[k], gv)
+			} else {
+				d.add(func() string { return "missing, want " + jsonValue(w[k], 60) })
 			}
-			gv, present := g[k]
-			if !present {
-				out = append(out, fmt.Sprintf("%s: missing, want %s", at, jsonValue(w[k], 60)))
-				continue
-			}
-			out = argDiffs(w[k], gv, at, out)
+			d.path = d.path[:len(d.path)-1]
 		}
-		return out
+		if d.first {
+			for _, k := range keys {
+				visit(k)
+			}
+		} else {
+			for k := range w {
+				visit(k)
+			}
+		}
 	case []any:
 		g, ok := got.([]any)
 		switch {
 		case !ok:
-			return append(out, fmt.Sprintf("%s: got %s, want a list of %d", pathText(path), jsonValue(got, 60), len(w)))
+			d.add(func() string { return fmt.Sprintf("got %s, want a list of %d", jsonValue(got, 60), len(w)) })
+			return
 		case len(g) != len(w):
-			return append(out, fmt.Sprintf("%s: got %d items, want %d", pathText(path), len(g), len(w)))
+			d.add(func() string { return fmt.Sprintf("got %d items, want %d", len(g), len(w)) })
+			return
 		}
 		for i := range w {
-			out = argDiffs(w[i], g[i], fmt.Sprintf("%s[%d]", path, i), out)
+			d.path = append(d.path, i)
+			d.walk(w[i], g[i])
+			d.path = d.path[:len(d.path)-1]
 		}
-		return out
+	default:
+		if !scalarEqual(want, got) {
+			d.add(func() string { return fmt.Sprintf("got %s, want %s", jsonValue(got, 60), jsonValue(want, 60)) })
+		}
 	}
-	if !scalarEqual(want, got) {
-		out = append(out, fmt.Sprintf("%s: got %s, want %s", pathText(path), jsonValue(got, 60), jsonValue(want, 60)))
-	}
-	return out
 }
 
-func pathText(path string) string {
-	if path == "" {
+// add counts a difference and, for the first one, describes it at the
+// current path.
+func (d *argDiff) add(what func() string) {
+	if d.first && d.n == 0 {
+		d.text = d.at() + ": " + what()
+	}
+	d.n++
+}
+
+// at renders the current path as "items[0].sku", or "arguments" at the top.
+func (d *argDiff) at() string {
+	if len(d.path) == 0 {
 		return "arguments"
 	}
-	return path
+	var b strings.Builder
+	for _, p := range d.path {
+		switch p := p.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(p)
+		case int:
+			fmt.Fprintf(&b, "[%d]", p)
+		}
+	}
+	return b.String()
 }
 
 // project keeps of got what want speaks about: an object's expected keys,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -443,3 +444,99 @@ func TestToolArgsExactNumbers(t *testing.T) {
 // cmpText undoes go-cmp's deliberate instability (it randomly writes
 // no-break spaces for spaces), so a diff can be compared as text.
 func cmpText(diff string) string { return strings.ReplaceAll(diff, "\u00a0", " ") }
+
+// TestToolArgsMatchingIsMaximum checks the matching against a plain
+// augmenting-path search on random small cases, with enough expected calls
+// of one tool that calls are indexed by argument value.
+func TestToolArgsMatchingIsMaximum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	type flat = map[string]int
+	matches := func(want, got flat) bool {
+		for k, v := range want {
+			if g, ok := got[k]; !ok || g != v {
+				return false
+			}
+		}
+		return true
+	}
+	for round := range 300 {
+		var steps []toolStep
+		var gots []flat
+		var names []string
+		for range 1 + rng.IntN(14) {
+			g, name := flat{}, []string{"a", "b"}[rng.IntN(2)]
+			for _, k := range []string{"x", "y"} {
+				if rng.IntN(4) > 0 {
+					g[k] = rng.IntN(3)
+				}
+			}
+			args, _ := json.Marshal(g)
+			steps = append(steps, toolStep{name: name, args: string(args)})
+			gots, names = append(gots, g), append(names, name)
+		}
+		var expected []assert.ExpectedCall
+		var wants []flat
+		var wantNames []string
+		for range 1 + rng.IntN(14) {
+			w, name := flat{}, []string{"a", "b"}[rng.IntN(2)]
+			args := map[string]any{}
+			for _, k := range []string{"x", "y"} {
+				if rng.IntN(2) > 0 {
+					w[k] = rng.IntN(3)
+					args[k] = float64(w[k]) // a float64 must match the integer the call has
+				}
+			}
+			expected = append(expected, assert.ExpectedCall{Tool: name, Args: args})
+			wants, wantNames = append(wants, w), append(wantNames, name)
+		}
+		// The reference: Kuhn's augmenting paths, tried from every expected call.
+		owner := make([]int, len(gots))
+		for i := range owner {
+			owner[i] = -1
+		}
+		var try func(e int, seen []bool) bool
+		try = func(e int, seen []bool) bool {
+			for a := range gots {
+				if seen[a] || names[a] != wantNames[e] || !matches(wants[e], gots[a]) {
+					continue
+				}
+				seen[a] = true
+				if owner[a] < 0 || try(owner[a], seen) {
+					owner[a] = e
+					return true
+				}
+			}
+			return false
+		}
+		best := 0
+		for e := range wants {
+			if try(e, make([]bool, len(gots))) {
+				best++
+			}
+		}
+		res, err := assert.ToolArgs{Calls: expected}.Check(context.Background(), toolTranscript(steps...))
+		require.NoError(t, err)
+		require.InDelta(t, float64(best)/float64(len(wants)), res.Score, 1e-9, "round %d: %s", round, res.Summary)
+	}
+}
+
+// TestToolArgsManyUnmatched: a failure explains the first 10 unmatched
+// expected calls and counts the rest.
+func TestToolArgsManyUnmatched(t *testing.T) {
+	var expected []assert.ExpectedCall
+	for i := range 13 {
+		expected = append(expected, assert.ExpectedCall{Tool: "lookup", Args: map[string]any{"id": i}})
+	}
+	res, err := assert.ToolArgs{Calls: expected}.Check(context.Background(), toolTranscript(toolStep{name: "lookup", args: `{"id":0}`}))
+	require.NoError(t, err)
+	testify.Equal(t, "matched 1 of 13 expected calls", res.Summary)
+	var unmatched []string
+	for _, d := range res.Details {
+		if d.Label == "unmatched" {
+			unmatched = append(unmatched, d.Text)
+		}
+	}
+	require.Len(t, unmatched, 11)
+	testify.Equal(t, `lookup {"id":1}: lookup (call 1): id: got 0, want 1`, unmatched[0])
+	testify.Equal(t, "… and 2 more", unmatched[10])
+}

@@ -97,3 +97,41 @@ func BenchmarkChecksToolsNoErrors(b *testing.B) {
 		"200_calls": assert.NoToolErrors{Tools: []string{"tool_0", "tool_7"}},
 	})
 }
+
+// BenchmarkChecksToolsArgsScale measures tool_args as the number of expected
+// calls n grows, each against n calls of one tool: "alike" expects the same
+// arguments n times (every expected call matches every call), "distinct"
+// expects each call's own id (in reverse order), "unmatched" expects ids no
+// call has, so every expected call needs an explanation.
+func BenchmarkChecksToolsArgsScale(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{100, 1000, 3000} {
+		steps := make([]toolStep, n)
+		for i := range steps {
+			steps[i] = toolStep{name: "lookup", args: fmt.Sprintf(`{"kind":"order","id":%d,"page":{"n":%d}}`, i, i%7)}
+		}
+		tr := toolTranscript(steps...)
+		alike, distinct, unmatched := make([]assert.ExpectedCall, n), make([]assert.ExpectedCall, n), make([]assert.ExpectedCall, n)
+		for i := range n {
+			alike[i] = assert.ExpectedCall{Tool: "lookup", Args: map[string]any{"kind": "order"}}
+			distinct[i] = assert.ExpectedCall{Tool: "lookup", Args: map[string]any{"kind": "order", "id": n - 1 - i}}
+			unmatched[i] = assert.ExpectedCall{Tool: "lookup", Args: map[string]any{"id": n + i}}
+		}
+		for _, c := range []struct {
+			name  string
+			calls []assert.ExpectedCall
+			pass  bool
+		}{{"alike", alike, true}, {"distinct", distinct, true}, {"unmatched", unmatched, false}} {
+			check := assert.ToolArgs{Calls: c.calls}
+			b.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					res, err := check.Check(ctx, tr)
+					if err != nil || res.Passed != c.pass {
+						b.Fatal(res.Summary, err)
+					}
+				}
+			})
+		}
+	}
+}
