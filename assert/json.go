@@ -137,8 +137,18 @@ func combine(outs []output, results []Result, passNoun string) Result {
 	return res
 }
 
-// maxListed bounds the items (messages, schema errors) a failure lists.
+// maxListed bounds the items (messages, schema errors, missing fields) a
+// failure lists.
 const maxListed = 10
+
+// boundedList joins items already rendered for a message with ", ": at most
+// maxListed of them, then "… and N more".
+func boundedList(items []string) string {
+	if len(items) <= maxListed {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:maxListed], ", ") + fmt.Sprintf(", … and %d more", len(items)-maxListed)
+}
 
 // JSONValid passes when the output is valid JSON: any JSON value, scalars
 // included. It fails on output that is empty, not JSON or cut off, with

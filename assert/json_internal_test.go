@@ -1,29 +1,27 @@
 package assert
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
-func TestQuoteHyphenated(t *testing.T) {
+func TestBoundedList(t *testing.T) {
+	var items []string
+	for i := range 25 {
+		items = append(items, fmt.Sprint(i))
+	}
 	tests := []struct {
-		expr, want string
-		found      bool
+		n    int
+		want string
 	}{
-		{"tags.created-by", `tags."created-by"`, true},
-		{"a.x-request-id.b", `a."x-request-id".b`, true},
-		{"created-by", `"created-by"`, true},
-		{"a-b-c.d || e-f", `"a-b-c".d || "e-f"`, true},
-		{`tags."created-by"`, "", false},
-		{"a - b", "", false},
-		{"a-1", "", false},
-		{"items[?name == 'a-b']", "", false},
-		{"items[?name == `\"a-b\"`]", "", false},
-		{`"it's \"x-y\""`, "", false},
-		{"$x-y", "", false},
-		{"length(a)-b", "", false},
+		{0, ""},
+		{2, "0, 1"},
+		{maxListed, "0, 1, 2, 3, 4, 5, 6, 7, 8, 9"},
+		{25, "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, … and 15 more"},
 	}
 	for _, tt := range tests {
-		got, found := quoteHyphenated(tt.expr)
-		if found != tt.found || (found && got != tt.want) {
-			t.Errorf("quoteHyphenated(%q) = %q, %v; want %q, %v", tt.expr, got, found, tt.want, tt.found)
+		if got := boundedList(items[:tt.n]); got != tt.want {
+			t.Errorf("boundedList(%d items) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
 }

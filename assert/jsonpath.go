@@ -12,6 +12,7 @@ import (
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/query"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // JSONPath evaluates a JMESPath expression (jmespath-community/go-jmespath)
@@ -29,15 +30,25 @@ import (
 // With no constraint the check passes when the result is not null: the
 // expression selected something. Values are compared after normalization
 // through encoding/json, so 7, 7.0, json.Number("7"), 7e0 and a Go int are
-// equal; the string "1" is not the number 1. Numbers are float64, so
-// integers beyond 2^53 compare to float64 precision. A leading "$" is the root
-// ("$.a" and "a" are the same). Keys holding '-' or '.' must be quoted:
-// tags."created-by" (unquoted, the community library reads '-' as
-// subtraction and the result is null; the failure then carries a hint).
+// equal; the string "1" is not the number 1. JMESPath compares numbers as
+// float64, exact for integers up to 2^53 − 1 (9007199254740991) and no
+// further: 9007199254740993 in the output reads as 9007199254740992. So an
+// Expected, Contains item, Min or Max of magnitude 2^53 or more is an error
+// (a *ParamError naming it), as is such a number in a `literal` of the
+// expression, rather than a comparison that could pass on a different
+// number; compare large identifiers with JSONSchema's "const", which keeps
+// numbers exact, or have the output write them as strings. A leading "$" is
+// the root ("$.a" and "a" are the same). Keys holding '-' or '.' must be
+// quoted: tags."created-by". Unquoted, JMESPath reads tags.created-by as
+// tags.created minus by, which is null, so an identifier joined to another
+// by '-' with no space is an error (write a - b to subtract).
 //
 // An expression that does not compile is an error (a *ParamError on
-// "expression"); an expression that fails on this output (a function given
-// the wrong type) fails. Output that is not JSON fails. The score is the
+// "expression"), as is one longer than 8 KiB, nested more than 256 brackets
+// deep or holding more than 1024 operators (the limits of
+// internal/query, which keep the JMESPath library's recursion far from
+// overflowing the stack). An expression that fails on this output (a
+// function given the wrong type) fails. Output that is not JSON fails. The score is the
 // fraction of constraints met (with Session scope, the mean over messages).
 // A mismatch with Expected carries a go-cmp diff (-want +got).
 //
@@ -134,6 +145,9 @@ func (c JSONPath) prepare() (q *query.Query, want any, contains []any, err error
 	if want, err = query.Normalize(c.Expected); err != nil {
 		return nil, nil, nil, paramErr("json_path", "expected", "not a JSON value: %v", err)
 	}
+	if err := exactNumbers("expected", c.Expected, want); err != nil {
+		return nil, nil, nil, err
+	}
 	if c.Contains != nil {
 		if len(c.Contains) == 0 {
 			return nil, nil, nil, paramErr("json_path", "contains", "empty list: give at least one item")
@@ -143,6 +157,9 @@ func (c JSONPath) prepare() (q *query.Query, want any, contains []any, err error
 			return nil, nil, nil, paramErr("json_path", "contains", "not JSON values: %v", err)
 		}
 		contains = norm.([]any)
+		if err := exactNumbers("contains", c.Contains, contains); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	for _, b := range []struct {
 		name string
@@ -162,11 +179,32 @@ func (c JSONPath) prepare() (q *query.Query, want any, contains []any, err error
 		if b.f != nil && (math.IsNaN(*b.f) || math.IsInf(*b.f, 0)) {
 			return nil, nil, nil, paramErr("json_path", b.name, "want a finite number, got %v", *b.f)
 		}
+		if b.f != nil {
+			if err := exactNumbers(b.name, *b.f, *b.f); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 	}
 	if c.Min != nil && c.Max != nil && *c.Min > *c.Max {
 		return nil, nil, nil, paramErr("json_path", "max", "%v is below min %v", *c.Max, *c.Min)
 	}
 	return q, want, contains, nil
+}
+
+// exactNumbers refuses a parameter holding a number JMESPath's float64
+// comparisons cannot tell from its neighbours (magnitude 2^53 or more). It
+// names the number as given when it can (raw), else as normalized (norm).
+func exactNumbers(param string, raw, norm any) error {
+	n, ok := query.UnsafeNumber(raw)
+	if !ok {
+		if n, ok = query.UnsafeNumber(norm); !ok {
+			return nil
+		}
+	}
+	return paramErr("json_path", param, "%s is beyond ±(2^53 − 1): JMESPath compares numbers as float64, "+
+		"so it would also match its neighbours (9007199254740993 reads as 9007199254740992); "+
+		"check it with json_schema's \"const\", which compares numbers exactly, or have the output write it as a string",
+		excerpt(n))
 }
 
 // Check implements Check.
@@ -181,7 +219,7 @@ func (c JSONPath) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 			if err != nil {
 				return Result{}, err
 			}
-			got, err := q.Search(data)
+			got, err := q.SearchDecoded(data)
 			if err != nil {
 				return fail(0, "the expression failed on this output: "+err.Error()), nil
 			}
@@ -219,9 +257,9 @@ func (c JSONPath) judge(got, want any, contains []any) Result {
 		}
 		switch {
 		case !isArr:
-			check(false, fmt.Sprintf("got %s, want an array containing %s", jsonValue(got, maxQuote), strings.Join(missing, ", ")))
+			check(false, fmt.Sprintf("got %s, want an array containing %s", jsonValue(got, maxQuote), boundedList(missing)))
 		default:
-			check(len(missing) == 0, fmt.Sprintf("missing %s in %s", strings.Join(missing, ", "), jsonValue(got, maxQuote)))
+			check(len(missing) == 0, fmt.Sprintf("missing %s in %s", boundedList(missing), jsonValue(got, maxQuote)))
 		}
 	}
 	if c.MinResults != nil || c.MaxResults != nil {
@@ -244,7 +282,7 @@ func (c JSONPath) judge(got, want any, contains []any) Result {
 		}
 	}
 	if total == 0 {
-		check(got != nil, c.Expression+" selected nothing (null)")
+		check(got != nil, textnorm.Excerpt(c.Expression, maxQuote)+" selected nothing (null)")
 	}
 	score := ratio(met, total)
 	if len(fails) == 0 {
@@ -255,9 +293,6 @@ func (c JSONPath) judge(got, want any, contains []any) Result {
 	}
 	res := fail(score, strings.Join(fails, "; "))
 	res.Diff = diff
-	if got == nil {
-		res.Details = append(res.Details, hyphenHint(c.Expression)...)
-	}
 	return res
 }
 
@@ -283,7 +318,8 @@ func rangeText[T int | float64](lo, hi *T) string {
 	return fmt.Sprintf("<= %v", *hi)
 }
 
-// decodeJSON decodes found JSON with numbers as float64, as JMESPath needs.
+// decodeJSON decodes found JSON with numbers as float64, as JMESPath needs:
+// the result is in query.Normalize's shape, for Query.SearchDecoded.
 func decodeJSON(raw json.RawMessage) (any, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -312,8 +348,9 @@ func compileQuery(check, param, expr string) (*query.Query, error) {
 // null counts as absent, since JMESPath cannot tell null from missing.
 // Score is the fraction of fields present (with Session scope, the mean
 // over messages). Output that is not JSON fails; a field that is not a valid
-// path, an empty field or an empty list is an error (a *ParamError on
-// "fields").
+// path (tags.created-by included: quote keys holding '-', see JSONPath), an
+// empty field or an empty list is an error (a *ParamError on "fields").
+// A failure lists the first ten missing fields and counts the rest.
 //
 // Registry type "field_presence" (alias "required_fields"), params: fields,
 // allow_wrapped, extract_json, scope. A deliberate departure from
@@ -353,7 +390,7 @@ func (c FieldPresence) queries() ([]*query.Query, error) {
 		}
 		q, err := query.Compile(f)
 		if err != nil {
-			return nil, paramErr("field_presence", "fields", "item %d, %q: %v", i, f, err)
+			return nil, paramErr("field_presence", "fields", "item %d, %s: %v", i, excerpt(f), err)
 		}
 		qs[i] = q
 	}
@@ -373,92 +410,20 @@ func (c FieldPresence) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 				return Result{}, err
 			}
 			var missing []string
-			var hints []Detail
 			for i, q := range qs {
-				got, err := q.Search(data)
+				got, err := q.SearchDecoded(data)
 				if err == nil && got != nil {
 					continue
 				}
-				missing = append(missing, c.Fields[i])
-				hints = append(hints, hyphenHint(c.Fields[i])...)
+				missing = append(missing, excerpt(c.Fields[i]))
 			}
 			score := ratio(len(qs)-len(missing), len(qs))
 			if len(missing) == 0 {
 				return pass(score, fmt.Sprintf("all %d fields present", len(qs))), nil
 			}
-			return fail(score, "missing "+quoteList(missing), hints...), nil
+			return fail(score, "missing "+boundedList(missing)), nil
 		})
 }
-
-// hyphenHint explains a null result from an expression with an unquoted
-// identifier-hyphen-identifier, which JMESPath reads as a subtraction.
-func hyphenHint(expr string) []Detail {
-	quoted, ok := quoteHyphenated(expr)
-	if !ok {
-		return nil
-	}
-	return []Detail{{"hint", "'-' is subtraction in JMESPath; quote keys that contain '-': " + quoted}}
-}
-
-// quoteHyphenated returns expr with every unquoted hyphenated name (such as
-// created-by or x-request-id) quoted, and whether there was one. Text inside
-// quoted identifiers, raw strings and literals is left alone, as are
-// variables ($name-x).
-func quoteHyphenated(expr string) (string, bool) {
-	masked := []byte(expr)
-	var quote byte
-	for i := 0; i < len(masked); i++ {
-		c := masked[i]
-		switch {
-		case quote == 0 && (c == '"' || c == '\'' || c == '`'):
-			quote = c
-		case quote != 0 && c == '\\':
-			masked[i] = ' '
-			if i+1 < len(masked) {
-				i++
-				masked[i] = ' '
-			}
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-			masked[i] = ' '
-		}
-	}
-	var b strings.Builder
-	found, last := false, 0
-	for i := 0; i < len(masked); {
-		if !isIdentStart(masked[i]) || (i > 0 && (isIdentByte(masked[i-1]) || masked[i-1] == '$' || masked[i-1] == '"')) {
-			i++
-			continue
-		}
-		j := identEnd(masked, i)
-		end, hyphens := j, 0
-		for end+1 < len(masked) && masked[end] == '-' && isIdentStart(masked[end+1]) {
-			end = identEnd(masked, end+1)
-			hyphens++
-		}
-		if hyphens > 0 {
-			found = true
-			b.WriteString(expr[last:i])
-			b.WriteString(`"` + expr[i:end] + `"`)
-			last = end
-		}
-		i = end
-	}
-	b.WriteString(expr[last:])
-	return b.String(), found
-}
-
-func identEnd(s []byte, i int) int {
-	for i < len(s) && isIdentByte(s[i]) {
-		i++
-	}
-	return i
-}
-
-func isIdentStart(c byte) bool { return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
-
-func isIdentByte(c byte) bool { return isIdentStart(c) || ('0' <= c && c <= '9') }
 
 // composite reports whether v is a JSON object or array.
 func composite(v any) bool {

@@ -8,7 +8,16 @@
 //
 // Expressions compile once per process. The library panics on some input (a
 // lexer bound bug on a U+0080 after an identifier); Compile and Search
-// recover and return a *SyntaxError or an error instead.
+// recover and return a *SyntaxError or an error instead. Input it would
+// overflow the stack on (a fatal error, not a panic) never reaches it:
+// Compile refuses expressions beyond MaxExprLen, MaxNesting and
+// MaxOperators first.
+//
+// Compile also refuses two expressions that would silently mean something
+// other than what their author wrote: tags.created-by (JMESPath reads a '-'
+// between identifiers as a subtraction, whose result is null) and a
+// `literal` holding an integer beyond 2^53 − 1, which float64 comparisons
+// cannot tell from its neighbours.
 package query
 
 import (
@@ -20,6 +29,8 @@ import (
 	"sync"
 
 	"github.com/jmespath-community/go-jmespath"
+
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Query is a compiled JMESPath expression. It is safe for concurrent use.
@@ -38,11 +49,13 @@ type SyntaxError struct {
 	Offset int
 }
 
+// Error quotes at most the first 200 bytes of the expression.
 func (e *SyntaxError) Error() string {
+	expr := textnorm.Quote(e.Expr, maxQuoted)
 	if e.Offset >= 0 {
-		return fmt.Sprintf("invalid JMESPath %q: %s (at offset %d)", e.Expr, e.Msg, e.Offset)
+		return fmt.Sprintf("invalid JMESPath %s: %s (at offset %d)", expr, e.Msg, e.Offset)
 	}
-	return fmt.Sprintf("invalid JMESPath %q: %s", e.Expr, e.Msg)
+	return fmt.Sprintf("invalid JMESPath %s: %s", expr, e.Msg)
 }
 
 var cache sync.Map // expression -> *Query
@@ -51,7 +64,12 @@ var cache sync.Map // expression -> *Query
 // data, so "$.a" and "a" select the same value (the community library reads
 // "$" natively; nothing is rewritten). Compiled queries are cached for the
 // life of the process, keyed by the expression. An expression that does not
-// compile, or makes the library panic, returns a *SyntaxError.
+// compile, or makes the library panic, returns a *SyntaxError; so does one
+// beyond the limits (MaxExprLen, MaxNesting, MaxOperators), one with an
+// unquoted identifier joined to another by '-' with no spaces
+// (tags.created-by: quote the key, tags."created-by", or write a - b to
+// subtract), and one with a `literal` holding a number of magnitude 2^53 or
+// more.
 func Compile(expr string) (*Query, error) {
 	if q, ok := cache.Load(expr); ok {
 		return q.(*Query), nil
@@ -72,6 +90,9 @@ func compile(expr string) (jp jmespath.JMESPath, err error) {
 	}()
 	if expr == "" {
 		return nil, &SyntaxError{Expr: expr, Msg: "empty expression", Offset: -1}
+	}
+	if se := guard(expr); se != nil {
+		return nil, se
 	}
 	jp, err = jmespath.Compile(expr)
 	if err != nil {
@@ -101,23 +122,48 @@ func (q *Query) String() string { return q.expr }
 // Normalize), and returns the result normalized the same way: nil when the
 // expression selects nothing. The error reports data JSON cannot hold, an
 // evaluation error (a function applied to the wrong type, say) or a panic
-// in the library.
-func (q *Query) Search(data any) (result any, err error) {
+// in the library; its message is bounded.
+func (q *Query) Search(data any) (any, error) {
 	norm, err := Normalize(data)
 	if err != nil {
 		return nil, err
 	}
+	return q.SearchDecoded(norm)
+}
+
+// SearchDecoded is Search for data already in Normalize's shape, such as
+// what json.Unmarshal decodes into an any: it skips the walk over data
+// that Search makes to check it, which costs as much as the data is large on
+// every call. Data in another shape (Go ints, json.Number, structs) gives
+// results that are unspecified, but no panic.
+func (q *Query) SearchDecoded(data any) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			result, err = nil, fmt.Errorf("evaluating %q failed inside the JMESPath library (%v)", q.expr, r)
+			result, err = nil, &evalError{expr: q.expr, err: fmt.Errorf("failed inside the JMESPath library (%v)", r)}
 		}
 	}()
-	out, err := q.jp.Search(norm)
+	out, err := q.jp.Search(data)
 	if err != nil {
-		return nil, fmt.Errorf("evaluating %q: %w", q.expr, err)
+		return nil, &evalError{expr: q.expr, err: err}
 	}
 	return Normalize(out)
 }
+
+// evalError is an evaluation error of an expression. Its message is
+// bounded: the library's messages can print the data they were given.
+type evalError struct {
+	expr string
+	err  error
+}
+
+func (e *evalError) Error() string {
+	return fmt.Sprintf("evaluating %s: %s", textnorm.Quote(e.expr, maxQuoted), textnorm.Excerpt(e.err.Error(), maxEvalMsg))
+}
+
+func (e *evalError) Unwrap() error { return e.err }
+
+// maxEvalMsg bounds the library's message in an evaluation error, in bytes.
+const maxEvalMsg = 300
 
 // Normalize maps a Go value to the shape encoding/json decodes JSON into:
 // nil, bool, string, float64, []any and map[string]any. So 7, 7.0,

@@ -104,9 +104,140 @@ func TestQuotedKeys(t *testing.T) {
 	data := map[string]any{"tags": map[string]any{"created-by": "ops-bot", "v1.2": "ok"}}
 	assert.Equal(t, "ops-bot", search(t, `tags."created-by"`, data))
 	assert.Equal(t, "ok", search(t, `tags."v1.2"`, data))
-	// The community library reads '-' as subtraction: this is tags.created
-	// minus by, which is null. Checks add a hint for it.
-	assert.Nil(t, search(t, "tags.created-by", data))
+	// The community library reads '-' as subtraction: tags.created-by would
+	// be tags.created minus by, which is null. Compile refuses it (field
+	// case C14b).
+	_, err := Compile("tags.created-by")
+	var se *SyntaxError
+	require.True(t, errors.As(err, &se), "%v", err)
+	assert.Equal(t, `invalid JMESPath "tags.created-by": '-' is subtraction in JMESPath: quote the key, tags."created-by" (write "a - b" with spaces to subtract) (at offset 12)`, err.Error())
+}
+
+// TestHyphenSubtraction is field case C14b: an unquoted identifier joined to
+// another by '-' is refused; subtraction written with a space still works.
+func TestHyphenSubtraction(t *testing.T) {
+	refused := map[string]string{
+		"x-y":                         `"x-y"`,
+		"tags.created-by":             `tags."created-by"`,
+		"$.tags.created-by":           `$.tags."created-by"`,
+		"a.x-request-id.b":            `a."x-request-id".b`,
+		"v1-beta":                     `"v1-beta"`,
+		"a-b-c.d || e-f":              `"a-b-c".d || "e-f"`,
+		"items[?created-by == 'ops']": `items[?"created-by" == 'ops']`,
+		"a-_b":                        `"a-_b"`,
+		"tags.created\u2212by":        "tags.\"created\u2212by\"",
+		"foo.bar-baz[0]":              `foo."bar-baz"[0]`,
+	}
+	for expr, quoted := range refused {
+		_, err := Compile(expr)
+		var se *SyntaxError
+		require.True(t, errors.As(err, &se), "%q: %v", expr, err)
+		assert.Contains(t, se.Msg, "'-' is subtraction in JMESPath: quote the key, "+quoted+" (write", expr)
+	}
+	data := map[string]any{"a": 5.0, "b": 2.0, "x": map[string]any{"y-z": 1.0}}
+	for expr, want := range map[string]any{
+		"a - b": 3.0, "a -b": 3.0, "a- b": 3.0, "a-`1`": 4.0, "a-(b)": 3.0, "`7`-a": 2.0, "-a": -5.0,
+		"let $x = a in $x-b": 3.0, `x."y-z"`: 1.0, "'a-b'": "a-b", "`\"a-b\"`": "a-b", "[a,b][-1]": 2.0,
+	} {
+		assert.Equal(t, want, search(t, expr, data), expr)
+	}
+}
+
+func TestQuoteHyphenated(t *testing.T) {
+	tests := []struct {
+		expr, want string
+		found      bool
+	}{
+		{"tags.created-by", `tags."created-by"`, true},
+		{"a.x-request-id.b", `a."x-request-id".b`, true},
+		{"created-by", `"created-by"`, true},
+		{"a-b-c.d || e-f", `"a-b-c".d || "e-f"`, true},
+		{`tags."created-by"`, "", false},
+		{"a - b", "", false},
+		{"a-1", "", false},
+		{"items[?name == 'a-b']", "", false},
+		{"items[?name == `\"a-b\"`]", "", false},
+		{`"it's \"x-y\""`, "", false},
+		{"$x-y", "", false},
+		{"length(a)-b", "", false},
+	}
+	for _, tt := range tests {
+		got, found := quoteHyphenated(tt.expr)
+		if found != tt.found || (found && got != tt.want) {
+			t.Errorf("quoteHyphenated(%q) = %q, %v; want %q, %v", tt.expr, got, found, tt.want, tt.found)
+		}
+	}
+}
+
+// TestLimits checks that expressions that would overflow the library's
+// stack (a fatal error that kills the test binary, measured at about
+// 350,000 levels) are refused with a *SyntaxError naming the limit, and
+// that expressions at the limits still run.
+func TestLimits(t *testing.T) {
+	refused := map[string]struct{ expr, msg string }{
+		"400k nots":       {strings.Repeat("!", 400_000) + "a", "the expression is 400001 bytes long; the limit is 8192"},
+		"800 KB of a.a.a": {"a" + strings.Repeat(".a", 400_000), "the expression is 800001 bytes long; the limit is 8192"},
+		"one byte over":   {strings.Repeat("a", MaxExprLen+1), "the expression is 8193 bytes long; the limit is 8192"},
+		"nesting":         {strings.Repeat("(", MaxNesting+1) + "a" + strings.Repeat(")", MaxNesting+1), "brackets nest deeper than 256 levels"},
+		"nesting, mixed":  {strings.Repeat("[?(", 130) + "a" + strings.Repeat(")]", 130), "brackets nest deeper than 256 levels"},
+		"nots":            {strings.Repeat("!", MaxOperators+1) + "a", "the expression has more than 1024 operators and brackets"},
+		"dots":            {"a" + strings.Repeat(".a", MaxOperators+1), "the expression has more than 1024 operators and brackets"},
+		"pipes":           {"a" + strings.Repeat(" | a", MaxOperators+1), "the expression has more than 1024 operators and brackets"},
+		"indexes":         {"a" + strings.Repeat("[0]", MaxOperators), "the expression has more than 1024 operators and brackets"},
+	}
+	for name, tt := range refused {
+		t.Run(name, func(t *testing.T) {
+			_, err := Compile(tt.expr)
+			var se *SyntaxError
+			require.True(t, errors.As(err, &se), "%v", err)
+			assert.Equal(t, tt.msg, se.Msg)
+			assert.Less(t, len(err.Error()), 400, "the message quotes a bounded excerpt")
+		})
+	}
+	data := map[string]any{"a": map[string]any{"a": true}}
+	accepted := map[string]any{
+		"nots":          strings.Repeat("!", MaxOperators-1) + "a", // an odd number of '!'
+		"nesting":       strings.Repeat("(", MaxNesting) + "a" + strings.Repeat(")", MaxNesting),
+		"longest":       strings.Repeat(" ", MaxExprLen-1) + "a",
+		"quoted length": `"` + strings.Repeat("!(.", 2000) + `"`, // text in quotes is neither operators nor brackets
+	}
+	for name, expr := range accepted {
+		t.Run(name, func(t *testing.T) {
+			q, err := Compile(expr.(string))
+			require.NoError(t, err)
+			_, err = q.Search(data)
+			require.NoError(t, err)
+		})
+	}
+}
+
+// TestBigLiterals checks that a literal number float64 cannot hold exactly
+// is refused: `9007199254740993` would equal 9007199254740992.
+func TestBigLiterals(t *testing.T) {
+	for _, expr := range []string{"n == `9007199254740993`", "n == `9007199254740992`", "[?n == `-9007199254740993`]", "contains(`[1, 12345678901234567890]`, n)", "n < `1e300`"} {
+		_, err := Compile(expr)
+		var se *SyntaxError
+		require.True(t, errors.As(err, &se), "%q: %v", expr, err)
+		assert.Contains(t, se.Msg, "beyond ±(2^53 − 1): JMESPath compares numbers as float64", expr)
+	}
+	for _, expr := range []string{"n == `9007199254740991`", "n == `-9007199254740991`", "n == `0.1`", "n == '9007199254740993'", "`\"9007199254740993\"`", "`{\"a\": 1}`"} {
+		_, err := Compile(expr)
+		assert.NoError(t, err, expr)
+	}
+}
+
+func TestUnsafeNumber(t *testing.T) {
+	for _, v := range []any{json.Number("9007199254740992"), json.Number("1e400"), 9007199254740992.0, int64(1 << 60), uint64(1 << 63),
+		[]any{1.0, map[string]any{"id": -1e17}}} {
+		_, ok := UnsafeNumber(v)
+		assert.True(t, ok, "%#v", v)
+	}
+	for _, v := range []any{json.Number("9007199254740991"), -9007199254740991.0, 1 << 40, "9007199254740993", []any{0.5}, nil} {
+		_, ok := UnsafeNumber(v)
+		assert.False(t, ok, "%#v", v)
+	}
+	n, _ := UnsafeNumber(map[string]any{"id": json.Number("9007199254740993")})
+	assert.Equal(t, "9007199254740993", n)
 }
 
 func TestSearchErrors(t *testing.T) {
@@ -122,6 +253,31 @@ func TestSearchErrors(t *testing.T) {
 	assert.Error(t, err)
 	_, err = q.Search(map[string]any{"a": make(chan int)})
 	assert.Error(t, err)
+
+	// The library prints the value it was given: the message stays bounded.
+	q, err = Compile("abs(@)")
+	require.NoError(t, err)
+	_, err = q.Search(map[string]any{"big": strings.Repeat("x", 1<<20)})
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 1000)
+}
+
+func TestSearchDecoded(t *testing.T) {
+	data := mustDecode(t, `{"a": {"b": [1, 2.5, "x"]}, "n": 7}`, false)
+	for expr, want := range map[string]any{"a.b[1]": 2.5, "n": 7.0, "length(a.b)": 3.0, "a.c": nil, "keys(a)": []any{"b"}} {
+		q, err := Compile(expr)
+		require.NoError(t, err)
+		got, err := q.SearchDecoded(data)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, expr)
+		viaSearch, err := q.Search(data)
+		require.NoError(t, err)
+		assert.Equal(t, viaSearch, got, expr)
+	}
+	q, err := Compile("abs(a)")
+	require.NoError(t, err)
+	_, err = q.SearchDecoded(data)
+	assert.ErrorContains(t, err, `evaluating "abs(a)"`)
 }
 
 func TestCompileCaches(t *testing.T) {

@@ -1,0 +1,66 @@
+package query
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// benchData is about 1 MB of decoded JSON: 5000 line items.
+func benchData(b *testing.B) any {
+	var items []string
+	for i := range 5000 {
+		items = append(items, fmt.Sprintf(`{"sku": "SKU-%05d", "qty": %d, "price": %d.99, "tags": ["a", "b", "c"], "note": "%s"}`, i, i%7, i%300, strings.Repeat("x", 120)))
+	}
+	var v any
+	if err := json.Unmarshal([]byte(`{"refund": {"amount": 42.0}, "items": [`+strings.Join(items, ", ")+`]}`), &v); err != nil {
+		b.Fatal(err)
+	}
+	return v
+}
+
+// BenchmarkSearch is the baseline: Search walks the whole input to check
+// that it is normalized before every evaluation.
+func BenchmarkSearch(b *testing.B) {
+	data := benchData(b)
+	q, err := Compile("refund.amount")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := q.Search(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSearchDecoded evaluates the same query on the same decoded data
+// without the walk.
+func BenchmarkSearchDecoded(b *testing.B) {
+	data := benchData(b)
+	q, err := Compile("refund.amount")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := q.SearchDecoded(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompileLimits is the cost of the checks Compile makes before
+// parsing, on an expression at the length limit.
+func BenchmarkCompileLimits(b *testing.B) {
+	expr := strings.Repeat(`a."created-by-a-long-key" || `, MaxExprLen/32-1) + "c"
+	b.ReportAllocs()
+	b.SetBytes(int64(len(expr)))
+	for b.Loop() {
+		if se := guard(expr); se != nil {
+			b.Fatal(se)
+		}
+	}
+}
