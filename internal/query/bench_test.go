@@ -64,3 +64,14 @@ func BenchmarkCompileLimits(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompile is the cost of compiling one expression, without the
+// cache.
+func BenchmarkCompile(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := compile(`items[?qty > ` + "`1`" + `].sku | sort(@) | [0]`); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

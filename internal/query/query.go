@@ -27,8 +27,11 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
-	"github.com/jmespath-community/go-jmespath"
+	jpfunctions "github.com/jmespath-community/go-jmespath/pkg/functions"
+	"github.com/jmespath-community/go-jmespath/pkg/interpreter"
+	"github.com/jmespath-community/go-jmespath/pkg/parsing"
 
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
@@ -36,8 +39,13 @@ import (
 // Query is a compiled JMESPath expression. It is safe for concurrent use.
 type Query struct {
 	expr string
-	jp   jmespath.JMESPath
+	node parsing.ASTNode
 }
+
+// functions is the library's function table, built once: jmespath.Compile
+// builds one per expression (about 7 KB and 30 µs each), and the table is
+// only ever read.
+var functions = interpreter.NewFunctionCaller(jpfunctions.GetDefaultFunctions()...)
 
 // SyntaxError reports an expression that does not compile.
 type SyntaxError struct {
@@ -58,12 +66,20 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("invalid JMESPath %s: %s", expr, e.Msg)
 }
 
-var cache sync.Map // expression -> *Query
+// The cache of compiled queries holds at most maxCached of them; past that,
+// queries are compiled and not kept, so a check with a hundred thousand
+// distinct fields cannot pin their memory for the life of the process.
+var (
+	cache    sync.Map // expression -> *Query
+	cacheLen atomic.Int64
+)
+
+const maxCached = 10_000
 
 // Compile parses a JMESPath expression. A leading "$" is the root of the
 // data, so "$.a" and "a" select the same value (the community library reads
 // "$" natively; nothing is rewritten). Compiled queries are cached for the
-// life of the process, keyed by the expression. An expression that does not
+// life of the process (the first 10,000), keyed by the expression. An expression that does not
 // compile, or makes the library panic, returns a *SyntaxError; so does one
 // beyond the limits (MaxExprLen, MaxNesting, MaxOperators), one with an
 // unquoted identifier joined to another by '-' with no spaces
@@ -74,39 +90,46 @@ func Compile(expr string) (*Query, error) {
 	if q, ok := cache.Load(expr); ok {
 		return q.(*Query), nil
 	}
-	jp, err := compile(expr)
+	node, err := compile(expr)
 	if err != nil {
 		return nil, err
 	}
-	q, _ := cache.LoadOrStore(expr, &Query{expr: expr, jp: jp})
-	return q.(*Query), nil
+	q := &Query{expr: expr, node: node}
+	if cacheLen.Load() >= maxCached {
+		return q, nil
+	}
+	actual, loaded := cache.LoadOrStore(expr, q)
+	if !loaded {
+		cacheLen.Add(1)
+	}
+	return actual.(*Query), nil
 }
 
-func compile(expr string) (jp jmespath.JMESPath, err error) {
+func compile(expr string) (node parsing.ASTNode, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			jp, err = nil, &SyntaxError{Expr: expr, Msg: fmt.Sprintf("the JMESPath parser crashed on it (%v); look for a character outside ASCII", r), Offset: -1}
+			node, err = parsing.ASTNode{}, &SyntaxError{Expr: expr, Msg: fmt.Sprintf("the JMESPath parser crashed on it (%v); look for a character outside ASCII", r), Offset: -1}
 		}
 	}()
 	if expr == "" {
-		return nil, &SyntaxError{Expr: expr, Msg: "empty expression", Offset: -1}
+		return parsing.ASTNode{}, &SyntaxError{Expr: expr, Msg: "empty expression", Offset: -1}
 	}
 	if se := guard(expr); se != nil {
-		return nil, se
+		return parsing.ASTNode{}, se
 	}
-	jp, err = jmespath.Compile(expr)
+	node, err = parsing.NewParser().Parse(expr)
 	if err != nil {
-		var se jmespath.SyntaxError
+		var se parsing.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &SyntaxError{Expr: expr, Msg: syntaxMsg(se), Offset: se.Offset}
+			return parsing.ASTNode{}, &SyntaxError{Expr: expr, Msg: syntaxMsg(se), Offset: se.Offset}
 		}
-		return nil, &SyntaxError{Expr: expr, Msg: err.Error(), Offset: -1}
+		return parsing.ASTNode{}, &SyntaxError{Expr: expr, Msg: err.Error(), Offset: -1}
 	}
-	return jp, nil
+	return node, nil
 }
 
 // syntaxMsg is the library's message without its "SyntaxError: " prefix.
-func syntaxMsg(se jmespath.SyntaxError) string {
+func syntaxMsg(se parsing.SyntaxError) string {
 	const prefix = "SyntaxError: "
 	msg := se.Error()
 	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
@@ -142,7 +165,7 @@ func (q *Query) SearchDecoded(data any) (result any, err error) {
 			result, err = nil, &evalError{expr: q.expr, err: fmt.Errorf("failed inside the JMESPath library (%v)", r)}
 		}
 	}()
-	out, err := q.jp.Search(data)
+	out, err := interpreter.NewInterpreter(data, functions, nil).Execute(q.node, data)
 	if err != nil {
 		return nil, &evalError{expr: q.expr, err: err}
 	}

@@ -3,6 +3,7 @@ package query
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -359,4 +360,19 @@ func FuzzCompileSearch(f *testing.F) {
 		}
 		_, _ = q.Search(data)
 	})
+}
+
+// TestCompileCacheBounded: past maxCached distinct expressions, queries
+// still compile and run, and the cache stops growing.
+func TestCompileCacheBounded(t *testing.T) {
+	for i := range maxCached + 10 {
+		q, err := Compile(fmt.Sprintf("bounded.f%d", i))
+		require.NoError(t, err)
+		if i >= maxCached {
+			got, err := q.Search(map[string]any{"bounded": map[string]any{fmt.Sprintf("f%d", i): 1}})
+			require.NoError(t, err)
+			require.Equal(t, 1.0, got)
+		}
+	}
+	assert.LessOrEqual(t, cacheLen.Load(), int64(maxCached))
 }
