@@ -2,6 +2,7 @@ package assert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -65,6 +66,9 @@ func eachJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode
 			continue
 		}
 		if results[i], err = judge(o, found); err != nil {
+			if pe := (*ParamError)(nil); errors.As(err, &pe) {
+				return Result{}, err // the check's parameters are at fault, not this message
+			}
 			return Result{}, fmt.Errorf("%s: %s: %w", check, o.label(), err)
 		}
 	}

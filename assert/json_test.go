@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -290,4 +291,210 @@ func TestJSONSchemaTyped(t *testing.T) {
 	_, err = assert.NewRegistry().Build("json_schema", map[string]any{"schema": map[string]any{"minimum": "zero"}})
 	require.True(t, errors.As(err, &pe), "Build compiles the schema: %v", err)
 	testify.Contains(t, err.Error(), "invalid JSON Schema: not valid against its meta-schema: at /minimum: got string, want number")
+}
+
+// schemaErr evaluates json_schema with schema on a small answer and returns
+// the error, which must be a *ParamError on "schema".
+func schemaErr(t *testing.T, schema any) string {
+	t.Helper()
+	res, err := assert.Eval(context.Background(), "json_schema", jsonAnswer(`{"a": 1}`), map[string]any{"schema": schema})
+	var pe *assert.ParamError
+	require.True(t, errors.As(err, &pe), "%v: want a *ParamError, got %+v, %v", schema, res, err)
+	testify.Equal(t, "schema", pe.Param)
+	return err.Error()
+}
+
+// TestJSONSchemaRefCycles: a schema whose references loop on the same value
+// is an error, not a failure charged to the output.
+func TestJSONSchemaRefCycles(t *testing.T) {
+	tests := map[string]string{
+		`{"$ref": "#"}`: `json_schema: param "schema": reference cycle: (root) → (root) loops on the same value`,
+		`{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}`: `json_schema: param "schema": reference cycle: /$defs/a → /$defs/b → /$defs/a loops on the same value`,
+		`{"anyOf": [{"$ref": "#"}, {"type": "string"}]}`:                                           `json_schema: param "schema": reference cycle: (root) → /anyOf/0 → (root) loops on the same value`,
+		`{"not": {"$ref": "#"}}`: `json_schema: param "schema": reference cycle: (root) → /not → (root) loops on the same value`,
+		`{"type": "object", "properties": {"a": {"$ref": "#/properties/a"}}}`:                                         `json_schema: param "schema": reference cycle: /properties/a → /properties/a loops on the same value`,
+		`{"$defs": {"a": {"$anchor": "x", "allOf": [{"$ref": "#x"}]}}, "$ref": "#/$defs/a"}`:                          `json_schema: param "schema": reference cycle: /$defs/a → /$defs/a/allOf/0 → /$defs/a loops on the same value`,
+		`{"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveAnchor": true, "$recursiveRef": "#"}`: `json_schema: param "schema": reference cycle: (root) → (root) loops on the same value`,
+	}
+	for schema, want := range tests {
+		testify.Equal(t, want, schemaErr(t, schema), schema)
+	}
+
+	// A cycle through an absolute reference is found when validation
+	// reaches it, and is an error too.
+	absolute := `{"$id": "https://example.com/order.json", "$ref": "https://example.com/order.json"}`
+	testify.Equal(t, `json_schema: param "schema": reference cycle: /$ref and (root) lead to the same subschema on the same value`, schemaErr(t, absolute))
+
+	// Recursion that reads into the value is no cycle.
+	linked := map[string]any{"schema": `{"type": "object", "properties": {"next": {"$ref": "#"}}, "required": ["id"]}`}
+	res, err := assert.Eval(context.Background(), "json_schema", jsonAnswer(`{"id": 1, "next": {"id": 2, "next": {}}}`), linked)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, "does not match the schema: at /next/next: missing property 'id'", res.Summary)
+}
+
+// TestJSONSchemaAcceptsAnything: a schema that constrains nothing would pass
+// any output; it is an error.
+func TestJSONSchemaAcceptsAnything(t *testing.T) {
+	const want = `json_schema: param "schema": accepts any JSON: nothing in it constrains the output (give "type", "required", "properties" with types, "enum", ...)`
+	for _, schema := range []any{
+		`{}`, `true`, map[string]any{}, true,
+		`{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Order", "description": "An order"}`,
+		`{"$defs": {"id": {"type": "string"}}, "$comment": "only definitions"}`,
+		`{"properties": {"id": {}, "name": true}, "additionalProperties": true}`,
+		`{"allOf": [{}, {"title": "x"}], "anyOf": [{"type": "string"}, {}], "items": {}, "if": {"type": "string"}, "then": {}}`,
+		`{"x-internal": true, "examples": [1], "default": {}}`,
+	} {
+		testify.Equal(t, want, schemaErr(t, schema), "%v", schema)
+	}
+	// Each of these constrains something.
+	for _, schema := range []string{
+		`{"type": "object"}`, `{"required": ["a"]}`, `{"not": {}}`, `{"properties": {"a": {"type": "string"}}}`,
+		`{"enum": [1]}`, `{"oneOf": [{}, {"type": "number"}]}`, `{"$ref": "#/$defs/a", "$defs": {"a": {"type": "object"}}}`,
+		`{"dependencies": {"a": ["b"]}}`, `{"contains": {}}`, `{"format": "email"}`,
+	} {
+		_, err := assert.NewRegistry().Build("json_schema", map[string]any{"schema": schema})
+		testify.NoError(t, err, schema)
+	}
+	res, err := assert.Eval(context.Background(), "json_schema", jsonAnswer(`{}`), map[string]any{"schema": false})
+	require.NoError(t, err, "false rejects everything: a failure, never a pass")
+	testify.False(t, res.Passed)
+}
+
+// TestJSONSchemaUnknownKeywords: a keyword the validator would ignore, such
+// as a typo, would silently drop a constraint; it is an error.
+func TestJSONSchemaUnknownKeywords(t *testing.T) {
+	tests := map[string]string{
+		`{"type": "object", "properties": {"a": {"type": "object", "requird": ["b"]}}}`: `unknown keyword "requird" at /properties/a (did you mean "required"?)`,
+		`{"type": "object", "propertes": {"a": {"type": "string"}}}`:                    `unknown keyword "propertes" at (root) (did you mean "properties"?)`,
+		`{"tpye": "string"}`: `unknown keyword "tpye" at (root) (did you mean "type"?)`,
+		`{"type": "object", "properties": {"a": {"type": "string", "minlength": 3}}}`:                                 `unknown keyword "minlength" at /properties/a (did you mean "minLength"?)`,
+		`{"type": "object", "name": {"type": "string"}}`:                                                              `unknown keyword "name" at (root) (a property's schema? put it under "properties")`,
+		`{"type": "object", "foo": 1}`:                                                                                `unknown keyword "foo" at (root)`,
+		`{"type": "array", "items": {"anyOf": [{"type": "string"}, {"maxLenght": 2}]}}`:                               `unknown keyword "maxLenght" at /items/anyOf/1 (did you mean "maxLength"?)`,
+		`{"$defs": {"a": {"typ": "string"}}, "$ref": "#/$defs/a"}`:                                                    `unknown keyword "typ" at /$defs/a (did you mean "type"?)`,
+		`{"type": "object", "patternProperties": {"^x/y~": {"minimun": 1}}}`:                                          `unknown keyword "minimun" at /patternProperties/^x~1y~0 (did you mean "minimum"?)`,
+		`{"type": "object", "dependentSchemas": {"a": {"requred": ["b"]}}}`:                                           `unknown keyword "requred" at /dependentSchemas/a (did you mean "required"?)`,
+		`{"type": "string", "nullable": true}`:                                                                        `"nullable" at (root) is OpenAPI 3.0, not JSON Schema, and would be ignored: allow null with "type": ["string", "null"]`,
+		`{"type": "string", "format": "emial"}`:                                                                       `format "emial" at (root) is not one the validator checks (did you mean "email"?)`,
+		`{"type": "string", "format": "idn-email"}`:                                                                   `format "idn-email" at (root) is not one the validator checks`,
+		`{"id": "order", "type": "object"}`:                                                                           `keyword "id" at (root) is not part of 2020-12, which would ignore it (did you mean "$id"?)`,
+		`{"type": "array", "prefixItems": [{"type": "string"}], "additionalItems": false}`:                            `keyword "additionalItems" at (root) is not part of 2020-12, which would ignore it: use "items" beside "prefixItems"`,
+		`{"$schema": "http://json-schema.org/draft-07/schema#", "prefixItems": [{"type": "string"}]}`:                 `keyword "prefixItems" at (root) is not part of draft-07, which would ignore it (it is from 2020-12: set "$schema" to a later draft, or leave it out for 2020-12)`,
+		`{"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "propertyNames": {"maxLength": 3}}`: `keyword "propertyNames" at (root) is not part of draft-04, which would ignore it (it is from draft-06: set "$schema" to a later draft, or leave it out for 2020-12)`,
+		`{"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/a", "required": ["x"], "definitions": {"a": {"type": "object"}}}`: `keywords beside "$ref" at (root) are ignored in draft-07 ("required"): put the "$ref" and them in "allOf"`,
+		`{"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}, {"tyep": "number"}]}`:                                      `unknown keyword "tyep" at /items/1 (did you mean "type"?)`,
+		`{"type": "object", "requird": ["a"], "propertes": {}}`:                                                                                          `unknown keyword "propertes" at (root) (did you mean "properties"?), unknown keyword "requird" at (root) (did you mean "required"?)`,
+	}
+	for schema, want := range tests {
+		testify.Equal(t, `json_schema: param "schema": `+want, schemaErr(t, schema), schema)
+	}
+	// Data is never read as schema; extensions and annotations are known.
+	for _, schema := range []string{
+		`{"type": "object", "enum": [{"requird": 1}], "const": {"propertes": 2}, "default": {"tpye": 3}, "examples": [{"foo": 4}]}`,
+		`{"type": "object", "x-order": 1, "x-anything": {"tpye": 1}, "discriminator": {"propertyName": "kind"}, "example": {}}`,
+		`{"$schema": "http://json-schema.org/draft-04/schema#", "id": "order", "type": "object"}`,
+		`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}`,
+		`{"type": "object", "properties": {"type": {"type": "string"}, "properties": {"type": "object"}, "requird": {"type": "string"}}}`,
+		`{"type": "string", "format": "int64", "contentMediaType": "application/json", "deprecated": true, "readOnly": true, "$comment": "c"}`,
+		`{"type": "object", "$defs": {"node": {"$dynamicAnchor": "node", "type": "object"}}, "properties": {"n": {"$dynamicRef": "#node"}}}`,
+	} {
+		_, err := assert.NewRegistry().Build("json_schema", map[string]any{"schema": schema})
+		testify.NoError(t, err, schema)
+	}
+}
+
+// TestJSONSchemaLimits: a schema the validator would take seconds or
+// minutes to compile is an error, found before compiling.
+func TestJSONSchemaLimits(t *testing.T) {
+	nested := func(levels int) string {
+		return strings.Repeat(`{"type": "object", "properties": {"a": `, levels) + `{"type": "string"}` + strings.Repeat(`}}`, levels)
+	}
+	properties := func(n int, each string) string {
+		var b strings.Builder
+		b.WriteString(`{"type": "object", "properties": {`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, `"p%d": %s`, i, each)
+		}
+		b.WriteString(`}}`)
+		return b.String()
+	}
+	tests := map[string]struct{ schema, want string }{
+		"2000 levels":       {nested(1000), `nested more than 128 levels deep; the limit is 128`},
+		"129 levels":        {strings.Repeat(`{"not": `, 128) + `{"type": "string"}` + strings.Repeat(`}`, 128), `nested more than 128 levels deep; the limit is 128`},
+		"100k properties":   {properties(100_000, `{}`), `1388924 bytes of JSON; the limit is 1048576 (1 MiB)`},
+		"10,001 subschemas": {properties(10_000, `{}`), `more than 10000 subschemas; the limit is 10000`},
+		"1 MiB of enum":     {`{"enum": ["` + strings.Repeat("x", 1<<20) + `"]}`, `1048590 bytes of JSON; the limit is 1048576 (1 MiB)`},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			testify.Equal(t, `json_schema: param "schema": `+tt.want, schemaErr(t, tt.schema))
+			testify.Less(t, time.Since(start), 5*time.Second, "refused before compiling")
+		})
+	}
+	// At the limits, schemas compile. The timings are logged, not asserted:
+	// they measure the validator, on this machine.
+	for name, schema := range map[string]string{
+		"127 levels":        strings.Repeat(`{"not": `, 126) + `{"type": "string"}` + strings.Repeat(`}`, 126),
+		"64 nested objects": nested(63),
+		"9,999 properties":  properties(9_998, `{"type": "string"}`),
+		"156 branches 64 deep": func() string {
+			var b strings.Builder
+			b.WriteString(`{"type": "object", "properties": {`)
+			for i := range 156 {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, `"b%d": %s`, i, nested(62))
+			}
+			b.WriteString(`}}`)
+			return b.String()
+		}(),
+	} {
+		start := time.Now()
+		_, err := assert.NewRegistry().Build("json_schema", map[string]any{"schema": schema})
+		require.NoError(t, err, name)
+		t.Logf("%s: %d bytes compiled in %v", name, len(schema), time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// TestJSONSchemaBoundedMessages: failures quote bounded excerpts of the
+// output and the schema, however large.
+func TestJSONSchemaBoundedMessages(t *testing.T) {
+	ctx := context.Background()
+	hugeKey := strings.Repeat("k", 1<<20)
+	var enum []any
+	for i := range 20_000 {
+		enum = append(enum, fmt.Sprintf("value-%d", i))
+	}
+	cases := map[string]struct {
+		schema any
+		output string
+	}{
+		"huge key":   {`{"type": "object", "additionalProperties": false}`, `{"` + hugeKey + `": 1}`},
+		"huge enum":  {map[string]any{"enum": enum}, `"none"`},
+		"huge value": {`{"type": "object", "properties": {"a": {"const": "x"}}}`, `{"a": "` + hugeKey + `"}`},
+		"many errors, huge keys": {`{"type": "object", "additionalProperties": {"type": "number"}}`,
+			`{"` + strings.Repeat("a", 5000) + `": "x", "` + strings.Repeat("b", 5000) + `": "y", "c": "z"}`},
+	}
+	for name, tt := range cases {
+		res, err := assert.JSONSchema{Schema: tt.schema}.Check(ctx, jsonAnswer(tt.output))
+		require.NoError(t, err, name)
+		testify.False(t, res.Passed, name)
+		testify.Less(t, resultSize(res), 3000, "%s: %+v", name, res)
+	}
+	// So do errors in the schema.
+	var props []string
+	for i := range 5000 {
+		props = append(props, fmt.Sprintf(`"p%d": {"type": "nope-%d"}`, i, i))
+	}
+	msg := schemaErr(t, `{"type": "object", "properties": {`+strings.Join(props, ", ")+`}}`)
+	testify.Less(t, len(msg), 3000, msg)
+	testify.Contains(t, msg, "invalid JSON Schema: not valid against its meta-schema")
+	msg = schemaErr(t, `{"type": "object", "`+hugeKey+`": 1}`)
+	testify.Less(t, len(msg), 1000, msg)
 }
