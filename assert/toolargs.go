@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -193,7 +194,7 @@ type wantCall struct {
 	args  map[string]any
 }
 
-func (w wantCall) label() string { return w.tool + " " + jsonValue(w.args, 120) }
+func (w wantCall) label() string { return shortName(w.tool) + " " + jsonValue(w.args, 120) }
 
 // expected validates the check and normalizes its expected calls.
 func (c ToolArgs) expected() ([]wantCall, error) {
@@ -396,26 +397,144 @@ func numberView(n json.Number) any {
 	return n
 }
 
-// diffView is a JSON-shaped value as a go-cmp diff shows it: numbers by
-// numberView, so they print as numbers and not as json.Number strings.
-func diffView(v any) any {
+// Bounds on what a diff shows of values the model wrote.
+const (
+	maxViewItems = 20   // list items and object keys shown of a value that has no counterpart
+	maxViewDepth = 8    // nesting shown before a value is summarized as JSON
+	maxDiff      = 4000 // bytes of a diff, cut at a line
+)
+
+// diffViews are want and got as a go-cmp diff shows them: numbers by
+// numberView, so they print as numbers and not as json.Number strings, and
+// everything bounded. Values that pair up (an object's keys, equal-length
+// lists' items) are walked together, so two long strings are cut at the
+// same place, around their first difference; go-cmp leaves out equal
+// entries by itself.
+func diffViews(want, got any, depth int) (any, any) {
+	if depth < maxViewDepth {
+		switch w := want.(type) {
+		case map[string]any:
+			if g, ok := got.(map[string]any); ok {
+				wv, gv := make(map[string]any, len(w)), make(map[string]any, len(w))
+				for k, we := range w {
+					if ge, present := g[k]; present {
+						wv[k], gv[k] = diffViews(we, ge, depth+1)
+					} else {
+						wv[k] = diffView(we, depth+1)
+					}
+				}
+				return wv, gv
+			}
+		case []any:
+			if g, ok := got.([]any); ok && len(g) == len(w) {
+				wv, gv := make([]any, len(w)), make([]any, len(w))
+				for i := range w {
+					wv[i], gv[i] = diffViews(w[i], g[i], depth+1)
+				}
+				return wv, gv
+			}
+		case string:
+			if g, ok := got.(string); ok {
+				return stringPair(w, g, maxQuote)
+			}
+		}
+	}
+	return diffView(want, depth), diffView(got, depth)
+}
+
+// diffView is one value as a diff shows it, bounded: at most maxViewItems
+// keys or items, maxQuote bytes of a string, maxViewDepth levels.
+func diffView(v any, depth int) any {
 	switch v := v.(type) {
 	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = diffView(e)
+		if depth >= maxViewDepth {
+			return jsonValue(v, maxQuote)
+		}
+		keys := slices.Sorted(maps.Keys(v))
+		out := make(map[string]any, min(len(keys), maxViewItems+1))
+		for i, k := range keys {
+			if i == maxViewItems {
+				out["…"] = fmt.Sprintf("and %d more keys", len(keys)-maxViewItems)
+				break
+			}
+			out[textnorm.Excerpt(k, maxQuote)] = diffView(v[k], depth+1)
 		}
 		return out
 	case []any:
-		out := make([]any, len(v))
+		if depth >= maxViewDepth {
+			return jsonValue(v, maxQuote)
+		}
+		out := make([]any, 0, min(len(v), maxViewItems+1))
 		for i, e := range v {
-			out[i] = diffView(e)
+			if i == maxViewItems {
+				out = append(out, fmt.Sprintf("… and %d more items", len(v)-maxViewItems))
+				break
+			}
+			out = append(out, diffView(e, depth+1))
 		}
 		return out
+	case string:
+		return textnorm.Excerpt(v, maxQuote)
 	case json.Number:
+		if n, ok := numberView(v).(json.Number); ok {
+			return textnorm.Excerpt(string(n), maxQuote) // too large for any Go number
+		}
 		return numberView(v)
 	}
 	return v
+}
+
+// pairStart is where to start showing two strings side by side, each cut
+// to about max bytes: a little before their first difference when they
+// agree beyond the first third of max, so the difference shows; 0
+// otherwise.
+func pairStart(a, b string, max int) int {
+	if len(a) <= max && len(b) <= max {
+		return 0
+	}
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	start := p - max/3
+	if start <= 0 {
+		return 0
+	}
+	for start > 0 && !utf8.RuneStart(a[start]) { // a and b agree up to p
+		start--
+	}
+	return start
+}
+
+// skipped marks the bytes left out before a window into a string.
+func skipped(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("[%d bytes]…", n)
+}
+
+// stringPair bounds two strings for a diff, cut alike around their first
+// difference (see pairStart): [10485740 bytes]…xxxxY.
+func stringPair(a, b string, max int) (string, string) {
+	start := pairStart(a, b, max)
+	return skipped(start) + textnorm.Excerpt(a[start:], max), skipped(start) + textnorm.Excerpt(b[start:], max)
+}
+
+// quotePair is stringPair with each string Go-quoted, markers outside the
+// quotes, as summaries show strings: [10485740 bytes]…"xxxxY".
+func quotePair(a, b string, max int) (string, string) {
+	start := pairStart(a, b, max)
+	return skipped(start) + textnorm.Quote(a[start:], max), skipped(start) + textnorm.Quote(b[start:], max)
+}
+
+// boundDiff cuts a diff at a line boundary once it passes maxDiff bytes.
+func boundDiff(diff string) string {
+	if len(diff) <= maxDiff {
+		return diff
+	}
+	cut := strings.LastIndexByte(diff[:maxDiff], '\n') + 1
+	return diff[:cut] + fmt.Sprintf("… [%d more bytes of diff]\n", len(diff)-cut)
 }
 
 // Check implements Check.
@@ -447,7 +566,7 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 	score := ratio(matched, len(want))
 	if matched == len(want) {
 		if len(want) == 1 {
-			return pass(score, fmt.Sprintf("%s (call %d) matches", want[0].tool, assigned[0]+1)), nil
+			return pass(score, fmt.Sprintf("%s (call %d) matches", shortName(want[0].tool), assigned[0]+1)), nil
 		}
 		return pass(score, fmt.Sprintf("all %d expected calls matched (calls %s)", len(want), callNumbers(assigned))), nil
 	}
@@ -698,13 +817,14 @@ func takenExplanation(calls []int, want []wantCall, owner []int) explanation {
 	return explanation{reason: fmt.Sprintf("its matching calls (calls %s) are taken by other expected calls", callNumbers(calls)) + own}
 }
 
-// callNumbers lists call indexes as the failure messages number them, from 1.
+// callNumbers lists call indexes as the failure messages number them, from
+// 1, at most listLimit of them.
 func callNumbers(calls []int) string {
-	nums := make([]string, len(calls))
-	for i, a := range calls {
-		nums[i] = strconv.Itoa(a + 1)
+	nums := bounded{max: listLimit}
+	for _, a := range calls {
+		nums.add("%d", a+1)
 	}
-	return strings.Join(nums, ", ")
+	return nums.join(", ")
 }
 
 // closestExplanation explains an expected call that no call matches, from
@@ -727,10 +847,10 @@ func (ix *callIndex) closestExplanation(w wantCall, sc toolScope) explanation {
 		}
 	}
 	if best < 0 {
-		return explanation{reason: fmt.Sprintf("%q was not called", w.tool)}
+		return explanation{reason: fmt.Sprintf("%s was not called", excerpt(w.tool))}
 	}
 	call := sc.calls[best]
-	subject := fmt.Sprintf("%s (call %d)", w.tool, best+1)
+	subject := fmt.Sprintf("%s (call %d)", shortName(w.tool), best+1)
 	var x explanation
 	if d := ix.args(best); d.err != nil {
 		x.reason = subject + ": " + strings.Replace(d.err.Error(), "arguments of "+call.Name+" are", "arguments are", 1)
@@ -739,14 +859,14 @@ func (ix *callIndex) closestExplanation(w wantCall, sc toolScope) explanation {
 		if more := bestDiffs - 1; more > 0 {
 			x.reason += " (and " + plural(more, "more difference") + ")"
 		}
-		x.diff = cmp.Diff(diffView(w.args), diffView(project(w.args, d.args)))
+		x.diff = boundDiff(cmp.Diff(diffViews(w.args, project(w.args, d.args), 0)))
 	}
 	x.details = append(x.details, Detail{"args", fmt.Sprintf("call %d: %s", best+1, rawArgs(call.Args))})
 	if m, ok := sc.message(best); ok && m.FinishReason == "length" {
 		x.details = append(x.details, Detail{"finish reason", "length: the model hit its token limit in this message"})
 	}
 	if len(calls) > 1 {
-		note := fmt.Sprintf("%d calls to %s, none matches; showing call %d", len(calls), w.tool, best+1)
+		note := fmt.Sprintf("%d calls to %s, none matches; showing call %d", len(calls), shortName(w.tool), best+1)
 		if unreadable > 0 {
 			note += fmt.Sprintf(" (%d with unreadable arguments)", unreadable)
 		}
@@ -970,9 +1090,18 @@ func (d *argDiff) walk(want, got any) {
 			d.path = d.path[:len(d.path)-1]
 		}
 	default:
-		if !scalarEqual(want, got) {
-			d.add(func() string { return fmt.Sprintf("got %s, want %s", jsonValue(got, 60), jsonValue(want, 60)) })
+		if scalarEqual(want, got) {
+			return
 		}
+		d.add(func() string {
+			w, wok := want.(string)
+			g, gok := got.(string)
+			if wok && gok { // show where they differ, however long
+				gq, wq := quotePair(g, w, 60)
+				return fmt.Sprintf("got %s, want %s", gq, wq)
+			}
+			return fmt.Sprintf("got %s, want %s", jsonValue(got, 60), jsonValue(want, 60))
+		})
 	}
 }
 
@@ -1142,9 +1271,9 @@ func (c ToolCallSequence) Check(_ context.Context, tr *evalkit.Transcript) (Resu
 	var summary string
 	switch {
 	case callCounts(sc.calls)[name] == 0:
-		summary = fmt.Sprintf("step %d %q never called", step+1, name)
+		summary = fmt.Sprintf("step %d %s never called", step+1, excerpt(name))
 	default: // called, but only before the previous step's call
-		summary = fmt.Sprintf("step %d %q not called after step %d %q (call %d)", step+1, name, step, c.Sequence[step-1], at[step-1]+1)
+		summary = fmt.Sprintf("step %d %s not called after step %d %s (call %d)", step+1, excerpt(name), step, excerpt(c.Sequence[step-1]), at[step-1]+1)
 	}
 	return fail(score, summary, sc.withScope([]Detail{sequenceDetail(sc.calls)})...), nil
 }
@@ -1161,7 +1290,7 @@ func sequenceDetail(calls []evalkit.ToolCall) Detail {
 			parts = append(parts, fmt.Sprintf("… (%d more)", len(calls)-maxSteps))
 			break
 		}
-		parts = append(parts, toolName(c.Name))
+		parts = append(parts, shortName(c.Name))
 	}
 	return Detail{"called", strings.Join(parts, " → ")}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // The tool-call checks read the calls of a transcript, each linked to its
@@ -22,6 +23,11 @@ import (
 // ToolsNotCalled passes. A nil transcript is an error wrapping ErrNoOutput.
 // Failure details number calls from 1 in the order they were made within the
 // check's scope: "call 3" is the third call the check read.
+//
+// Summaries, details and diffs stay short whatever the transcript or the
+// parameters hold: lists stop after 10 or 20 items with "… and N more",
+// and names, results and argument values are cut to a few hundred bytes
+// with the length left out said.
 //
 // A tool check given a tool name it could never see is an error, not a
 // verdict: an empty name, one with leading or trailing whitespace, and, when
@@ -124,7 +130,7 @@ func (c ToolsCalled) validate() error {
 			switch {
 			case t.n*lo <= *c.MaxCalls:
 			case t.n > 1:
-				return paramErr(check, "max_calls", "%q is listed %d times, so it needs at least %d calls, more than max_calls %d", t.name, t.n, t.n*lo, *c.MaxCalls)
+				return paramErr(check, "max_calls", "%s is listed %d times, so it needs at least %d calls, more than max_calls %d", excerpt(t.name), t.n, t.n*lo, *c.MaxCalls)
 			case c.MinCalls == nil:
 				return paramErr(check, "max_calls", "%d is less than min_calls 1 (the default); to forbid a tool use tools_not_called", *c.MaxCalls)
 			}
@@ -161,39 +167,39 @@ func (c ToolsCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 		counted[call.Name]++
 	}
 	lo := c.minCalls()
-	var problems, notes, got []string
+	problems, notes, got := bounded{max: maxProblems}, bounded{max: maxProblems}, bounded{max: listLimit}
 	met, over := 0, false
 	for _, t := range countNames(c.Tools) {
 		n, want := counted[t.name], t.n*lo
-		got = append(got, fmt.Sprintf("%s ×%d", t.name, n))
+		got.add("%s ×%d", shortName(t.name), n)
 		switch {
 		case c.MaxCalls != nil && n > *c.MaxCalls:
 			over = true
-			problems = append(problems, fmt.Sprintf("%q called %s, want at most %d", t.name, times(n), *c.MaxCalls))
+			problems.add("%s called %s, want at most %d", excerpt(t.name), times(n), *c.MaxCalls)
 		case n >= want:
 			met += t.n
 		case n == 0:
-			problems = append(problems, fmt.Sprintf("missing %q", t.name))
+			problems.add("missing %s", excerpt(t.name))
 		default:
-			problems = append(problems, fmt.Sprintf("%q called %s, want at least %d", t.name, times(n), want))
+			problems.add("%s called %s, want at least %d", excerpt(t.name), times(n), want)
 			met += n / lo // lo > 0 here: with lo == 0, n >= want always holds
 		}
 		if skipped[t.name] > 0 {
-			notes = append(notes, fmt.Sprintf("%q: %s without arguments not counted (require_args)", t.name, plural(skipped[t.name], "call")))
+			notes.add("%s: %s without arguments not counted (require_args)", excerpt(t.name), plural(skipped[t.name], "call"))
 		}
 	}
 	score := ratio(met, len(c.Tools))
 	if over {
 		score = 0
 	}
-	if len(problems) == 0 {
-		return pass(score, "called "+strings.Join(got, ", ")), nil
+	if problems.empty() {
+		return pass(score, "called "+got.join(", ")), nil
 	}
 	details := []Detail{calledDetail(sc.calls)}
-	for _, n := range notes {
+	for _, n := range notes.list() {
 		details = append(details, Detail{"note", n})
 	}
-	return fail(score, strings.Join(problems, "; "), sc.withScope(details)...), nil
+	return fail(score, problems.join("; "), sc.withScope(details)...), nil
 }
 
 // ToolsNotCalled passes when none of Tools was called. Score is the fraction
@@ -253,18 +259,19 @@ func (c ToolsNotCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result
 		return Result{}, err
 	}
 	counts := callCounts(sc.calls)
-	var names, problems []string
+	var names []string
+	problems := bounded{max: maxProblems}
 	for _, t := range countNames(c.Tools) {
 		names = append(names, t.name)
 		if n := counts[t.name]; n > 0 {
-			problems = append(problems, fmt.Sprintf("%q called %s, want none", t.name, times(n)))
+			problems.add("%s called %s, want none", excerpt(t.name), times(n))
 		}
 	}
-	score := ratio(len(names)-len(problems), len(names))
-	if len(problems) == 0 {
+	score := ratio(len(names)-problems.len(), len(names))
+	if problems.empty() {
 		return pass(score, fmt.Sprintf("none of %s called (%s in %s)", quoteList(names), plural(len(sc.calls), "call"), sc.label())), nil
 	}
-	return fail(score, strings.Join(problems, "; "), sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
+	return fail(score, problems.join("; "), sc.withScope([]Detail{calledDetail(sc.calls)})...), nil
 }
 
 // ToolCallCount passes when the number of calls to Tool — or of all calls
@@ -342,7 +349,7 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 	got := plural(n, "tool call")
 	if c.Tool != "" {
 		n = callCounts(sc.calls)[c.Tool]
-		got = fmt.Sprintf("%q called %s", c.Tool, times(n))
+		got = fmt.Sprintf("%s called %s", excerpt(c.Tool), times(n))
 	}
 	summary := got + ", want " + boundsText(c.Min, c.Max)
 	score := 1.0
@@ -465,7 +472,7 @@ func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 		case call.Result == nil:
 			noResult++
 		case isError(call.Result):
-			listError(fmt.Sprintf("%s (call %d): %s", call.Name, i+1, excerpt(call.Result.Content)))
+			listError(fmt.Sprintf("%s (call %d): %s", shortName(call.Name), i+1, excerpt(call.Result.Content)))
 		}
 	}
 	for _, r := range sc.orphans() {
@@ -508,7 +515,7 @@ func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 func orphanLabel(r evalkit.ToolResult) string {
 	label := "orphan result"
 	if r.Name != "" {
-		label += " of " + r.Name
+		label += " of " + shortName(r.Name)
 	}
 	id := "no tool_call_id"
 	if r.CallID != "" {
@@ -593,7 +600,7 @@ func calledDetail(calls []evalkit.ToolCall) Detail {
 			parts = append(parts, fmt.Sprintf("… and %d more tools", len(names)-maxNames))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s ×%d", toolName(n), counts[n]))
+		parts = append(parts, fmt.Sprintf("%s ×%d", shortName(n), counts[n]))
 	}
 	return Detail{"called", strings.Join(parts, ", ")}
 }
@@ -604,6 +611,42 @@ func toolName(n string) string {
 	}
 	return n
 }
+
+// shortName is a tool name as failure messages show it unquoted, bounded:
+// names come from the model, which may write anything.
+func shortName(n string) string { return textnorm.Excerpt(toolName(n), maxQuote) }
+
+// maxProblems bounds the problems a summary lists.
+const maxProblems = 10
+
+// bounded collects the first max lines of a list and counts the rest, so
+// that a check given 100,000 tool names still fails in a few lines.
+type bounded struct {
+	max   int
+	items []string
+	more  int
+}
+
+func (b *bounded) add(format string, args ...any) {
+	if len(b.items) < b.max {
+		b.items = append(b.items, fmt.Sprintf(format, args...))
+		return
+	}
+	b.more++
+}
+
+func (b *bounded) len() int    { return len(b.items) + b.more }
+func (b *bounded) empty() bool { return b.len() == 0 }
+
+// list returns the lines kept, then "… and N more" when some were not.
+func (b *bounded) list() []string {
+	if b.more == 0 {
+		return b.items
+	}
+	return append(b.items[:len(b.items):len(b.items)], fmt.Sprintf("… and %d more", b.more))
+}
+
+func (b *bounded) join(sep string) string { return strings.Join(b.list(), sep) }
 
 func callCounts(calls []evalkit.ToolCall) map[string]int {
 	counts := make(map[string]int, len(calls))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	testify "github.com/stretchr/testify/assert"
@@ -618,5 +619,102 @@ func TestToolChecksOnEveryTauBenchRun(t *testing.T) {
 			require.True(t, res.Score >= 0 && res.Score <= 1, "run %d, %T: score %v", i, c, res.Score)
 			require.NotEmpty(t, res.Summary, "run %d, %T", i, c)
 		}
+	}
+}
+
+// requireBounded fails when a result or error could flood a test log: every
+// line short, the whole bounded.
+func requireBounded(t *testing.T, what string, res assert.Result, err error) {
+	t.Helper()
+	const line, total = 4 << 10, 16 << 10
+	texts := []string{res.Summary, res.Diff}
+	if err != nil {
+		texts = append(texts, err.Error())
+	}
+	for _, d := range res.Details {
+		texts = append(texts, d.Label+": "+d.Text)
+	}
+	n := 0
+	for _, s := range texts {
+		require.LessOrEqual(t, len(s), line, "%s: a line of %d bytes: %.300s", what, len(s), s)
+		n += len(s)
+	}
+	require.LessOrEqual(t, len(res.Details), 40, "%s: %d details", what, len(res.Details))
+	require.LessOrEqual(t, n, total, "%s: %d bytes in all", what, n)
+}
+
+// TestToolChecksBoundedOutput: hostile sizes (100k tool names, 20k calls, a
+// 10 MB argument, name or result) give summaries and details of bounded
+// length.
+func TestToolChecksBoundedOutput(t *testing.T) {
+	ctx := context.Background()
+	const many, calls = 100_000, 20_000 // tool names a check lists; calls a transcript makes
+	called, uncalled := make([]string, calls), make([]string, many)
+	steps := make([]toolStep, calls)
+	expected := make([]assert.ExpectedCall, calls)
+	for i := range many {
+		uncalled[i] = fmt.Sprintf("other_%d", i)
+	}
+	for i := range calls {
+		called[i] = fmt.Sprintf("tool_%d", i)
+		steps[i] = toolStep{name: called[i], args: fmt.Sprintf(`{"id":%d}`, i), result: "Error: no", isError: true}
+		expected[i] = assert.ExpectedCall{Tool: called[i], Args: map[string]any{"id": i}}
+	}
+	manyCalls, small := toolTranscript(steps...), toolCalls("search")
+	huge := strings.Repeat("x", 1<<20) // names, results, ids
+	hugeName := toolTranscript(toolStep{name: "n" + huge, args: `{"id":1}`, result: "Error: " + huge, isError: true})
+	bigArgs := toolTranscript(toolStep{name: "note", args: `{"text":"` + huge + `Y","list":[` + strings.Repeat(`"`+huge[:300]+`",`, 1000) + `1],"n":` + strings.Repeat("9", 10000) + `}`})
+	orphans := withMessages(small, orphan(huge, "o"+huge, huge, true))
+	for name, c := range map[string]struct {
+		check assert.Check
+		tr    *evalkit.Transcript
+	}{
+		"tools_called, all called":        {assert.ToolsCalled{Tools: called}, manyCalls},
+		"tools_called, none called":       {assert.ToolsCalled{Tools: uncalled}, small},
+		"tools_called, over max":          {assert.ToolsCalled{Tools: called, MaxCalls: toolInt(0), MinCalls: toolInt(0)}, manyCalls},
+		"tools_called, huge name":         {assert.ToolsCalled{Tools: []string{"m" + huge}}, hugeName},
+		"tools_not_called, none called":   {assert.ToolsNotCalled{Tools: uncalled}, small},
+		"tools_not_called, all called":    {assert.ToolsNotCalled{Tools: called}, manyCalls},
+		"tools_not_called, huge name":     {assert.ToolsNotCalled{Tools: []string{"n" + huge}}, hugeName},
+		"tool_call_count, huge name":      {assert.ToolCallCount{Tool: "n" + huge, Max: toolInt(0)}, hugeName},
+		"tool_call_sequence, all found":   {assert.ToolCallSequence{Sequence: called}, manyCalls},
+		"tool_call_sequence, huge name":   {assert.ToolCallSequence{Sequence: []string{"m" + huge}}, hugeName},
+		"tool_args, all matched":          {assert.ToolArgs{Calls: expected}, manyCalls},
+		"tool_args, none matched":         {assert.ToolArgs{Calls: expected}, small},
+		"tool_args, huge name":            {assert.ToolArgs{Tool: "n" + huge, Args: map[string]any{"id": 2}}, hugeName},
+		"tool_args, huge name, not found": {assert.ToolArgs{Tool: "m" + huge}, hugeName},
+		"tool_args, big values":           {assert.ToolArgs{Tool: "note", Args: map[string]any{"text": huge + "X", "list": []any{1}, "n": 1}}, bigArgs},
+		"tool_args, big values, shapes":   {assert.ToolArgs{Tool: "note", Args: map[string]any{"text": map[string]any{"a": 1}, "list": "x", "n": []any{1}}}, bigArgs},
+		"no_tool_errors, many":            {assert.NoToolErrors{Tools: called}, manyCalls},
+		"no_tool_errors, huge name":       {assert.NoToolErrors{}, hugeName},
+		"no_tool_errors, huge orphan":     {assert.NoToolErrors{}, orphans},
+	} {
+		res, err := c.check.Check(ctx, c.tr)
+		requireBounded(t, name, res, err)
+	}
+
+	// A 10 MB argument that differs from the expected value only at its
+	// end: the summary shows where.
+	text := strings.Repeat("x", 10<<20)
+	res, err := assert.ToolArgs{Tool: "note", Args: map[string]any{"text": text + "X"}}.Check(ctx, toolTranscript(toolStep{name: "note", args: `{"text":"` + text + `Y"}`}))
+	require.NoError(t, err)
+	requireBounded(t, "tool_args, 10 MB value", res, err)
+	testify.Equal(t, `note (call 1): text: got [10485740 bytes]…"xxxxxxxxxxxxxxxxxxxxY", want [10485740 bytes]…"xxxxxxxxxxxxxxxxxxxxX"`, res.Summary)
+	testify.Contains(t, cmpText(res.Diff), `[10485694 bytes]…xxx`, "the diff shows the strings from near their difference")
+	testify.Contains(t, cmpText(res.Diff), `"X"`)
+	testify.Contains(t, cmpText(res.Diff), `"Y"`)
+
+	// Errors name bounded values too.
+	for name, c := range map[string]assert.Check{
+		"whitespace":     assert.ToolsCalled{Tools: []string{" " + huge}},
+		"count":          assert.ToolCallCount{Tool: huge + " ", Max: toolInt(1)},
+		"listed twice":   assert.ToolsCalled{Tools: []string{huge, huge}, MaxCalls: toolInt(1)},
+		"undeclared":     assert.ToolsNotCalled{Tools: []string{huge}},
+		"args, tool":     assert.ToolArgs{Tool: huge + "\n"},
+		"sequence, tool": assert.ToolCallSequence{Sequence: []string{"\t" + huge}},
+	} {
+		res, err := c.Check(ctx, declaring(small, "search"))
+		require.Error(t, err, name)
+		requireBounded(t, name, res, err)
 	}
 }
