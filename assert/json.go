@@ -164,13 +164,15 @@ func boundedList(items []string) string {
 // Every JSON check (JSONValid, JSONSchema, JSONPath, FieldPresence) finds
 // the JSON in a message the same way:
 //
-//   - by default the whole message, trimmed, must be one JSON value;
+//   - by default the whole message, trimmed of white space (Unicode's, as
+//     unicode.IsSpace; inside the value only JSON's), must be one JSON value;
 //   - with AllowWrapped (PromptKit's allow_wrapped) it may also be in a
-//     markdown code fence: a fence tagged json (or jsonc, json5; any case)
-//     wins, else an untagged fence holding an object or array; a fence
-//     tagged with another language (```ts, ```python) is never read as
-//     JSON, and when a json fence does not parse the check fails rather than
-//     read another fence;
+//     markdown code fence, ``` or ~~~: the first fence tagged json (or
+//     jsonc, json5; any case) wins, else the first untagged fence holding an
+//     object or array; a fence tagged with another language (```ts,
+//     ```python) is never read as JSON, and when the first json fence does
+//     not parse the check fails with its reason rather than read another
+//     fence;
 //   - with ExtractJSON (PromptKit's extract_json) it may also be the first
 //     JSON object or array embedded in prose (bare scalars in prose are not
 //     taken); ExtractJSON implies AllowWrapped.

@@ -6,10 +6,11 @@ import (
 
 // fence is one markdown code fence found in model output.
 type fence struct {
-	start, end int    // the whole fence, backticks included
-	body       string // the text between the opening and closing backticks
+	start, end int    // the whole fence, fence markers included
+	body       string // the text between the opening and closing markers
 	bodyStart  int    // offset of body in the text
 	tag        string // the first word of the info string, as written ("json", "ts", "")
+	marker     byte   // '`' or '~'
 	closed     bool
 }
 
@@ -36,28 +37,29 @@ const (
 // and a text of millions ("```\n```\n…") must not cost their memory.
 const maxFences = 1000
 
-// fences finds the backtick code fences of text in one pass, at most
-// maxFences of them (more reports false). It is more
-// forgiving than CommonMark, as model output needs: an opening fence may
-// start mid-line, a closing fence may end a line that has other text
-// ("}```"), and a fence may sit on one line ("```json {"ok": true}```"). A
-// run of backticks closes a fence when it is at least as long as the opening
-// run and only spaces follow it on its line; so backticks inside a JSON string
-// ("Use ```go") do not. A fence left open runs to the end of the text.
+// fences finds the code fences of text in one pass, at most maxFences of
+// them (more reports false). A fence opens with a run of three or more
+// backticks or tildes (CommonMark's two kinds) and closes with a run of the
+// same character at least as long. It is more forgiving than CommonMark, as
+// model output needs: a backtick fence may open mid-line, a closing run may
+// end a line that has other text ("}```"), and a fence may sit on one line
+// ("```json {"ok": true}```"). A tilde fence opens only at the start of a
+// line (after indentation), since "~~~" mid-line is prose. A run closes a
+// fence when only spaces follow it on its line, so backticks inside a JSON
+// string ("Use ```go") do not. A fence left open runs to the end of the
+// text.
 func fences(text string) (fs []fence, ok bool) {
 	var out []fence
 	pos := 0
 	for {
-		at := strings.Index(text[pos:], "```")
-		if at < 0 {
+		open, n := nextOpener(text, pos)
+		if open < 0 {
 			return out, true
 		}
 		if len(out) == maxFences {
 			return out, false
 		}
-		open := pos + at
-		n := runLen(text, open)
-		f := fence{start: open}
+		f := fence{start: open, marker: text[open]}
 		// The info string runs to the end of the line; its first word is the tag.
 		i := open + n
 		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
@@ -79,10 +81,10 @@ func fences(text string) (fs []fence, ok bool) {
 		// value ("```json {").
 		f.bodyStart = min(lineEnd+1, len(text))
 		rest := strings.TrimLeft(text[i:lineEnd], " \t")
-		if rest != "" && (rest[0] == '{' || rest[0] == '[' || rest[0] == '"' || closerOnLine(text[i:lineEnd], n) >= 0) {
+		if rest != "" && (rest[0] == '{' || rest[0] == '[' || rest[0] == '"' || closerOnLine(text[i:lineEnd], f.marker, n) >= 0) {
 			f.bodyStart = i
 		}
-		bodyEnd, closeEnd := findCloser(text, f.bodyStart, n)
+		bodyEnd, closeEnd := findCloser(text, f.bodyStart, f.marker, n)
 		f.closed = closeEnd >= 0
 		if !f.closed {
 			bodyEnd, closeEnd = len(text), len(text)
@@ -97,18 +99,49 @@ func fences(text string) (fs []fence, ok bool) {
 	}
 }
 
+// nextOpener returns the offset and length of the first run at or after pos
+// that can open a fence: three or more backticks anywhere, or three or more
+// tildes at the start of a line (after spaces or tabs); -1 when there is
+// none. Each byte is read once.
+func nextOpener(text string, pos int) (at, n int) {
+	for pos < len(text) {
+		k := strings.IndexAny(text[pos:], "`~")
+		if k < 0 {
+			return -1, 0
+		}
+		start := pos + k
+		m := runLen(text, start, text[start])
+		if m >= 3 && (text[start] == '`' || atLineStart(text, start)) {
+			return start, m
+		}
+		pos = start + m
+	}
+	return -1, 0
+}
+
+// atLineStart reports whether only spaces and tabs precede text[i] on its line.
+func atLineStart(text string, i int) bool {
+	for i--; i >= 0 && text[i] != '\n'; i-- {
+		if text[i] != ' ' && text[i] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
 // findCloser returns the offsets of the first closing run of at least n
-// backticks at or after from (the start of the run and the end of it), or
-// -1, -1.
-func findCloser(text string, from, n int) (runStart, runEnd int) {
+// marker bytes at or after from (the start of the run and the end of it),
+// or -1, -1.
+func findCloser(text string, from int, marker byte, n int) (runStart, runEnd int) {
+	run := strings.Repeat(string(marker), 3)
 	pos := from
 	for pos < len(text) {
-		at := strings.Index(text[pos:], "```")
+		at := strings.Index(text[pos:], run)
 		if at < 0 {
 			return -1, -1
 		}
 		start := pos + at
-		m := runLen(text, start)
+		m := runLen(text, start, marker)
 		end := start + m
 		if m >= n && onlySpacesToEOL(text, end) {
 			return start, end
@@ -119,14 +152,14 @@ func findCloser(text string, from, n int) (runStart, runEnd int) {
 }
 
 // closerOnLine is findCloser within one line.
-func closerOnLine(line string, n int) int {
-	start, _ := findCloser(line, 0, n)
+func closerOnLine(line string, marker byte, n int) int {
+	start, _ := findCloser(line, 0, marker, n)
 	return start
 }
 
-func runLen(text string, i int) int {
+func runLen(text string, i int, marker byte) int {
 	j := i
-	for j < len(text) && text[j] == '`' {
+	for j < len(text) && text[j] == marker {
 		j++
 	}
 	return j - i

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Mode says where Extract looks for JSON.
@@ -28,12 +30,19 @@ type Mode int
 
 const (
 	// Strict requires the whole text, trimmed of white space, to be one JSON
-	// value of any kind (scalars included).
+	// value of any kind (scalars included). The trim is Unicode's white
+	// space (unicode.IsSpace: JSON's space, tab, CR and LF, and also NBSP,
+	// NEL, U+2028, U+3000, ...), applied the same way in every mode, to the
+	// text and to fence bodies; inside the value only JSON's four are
+	// allowed, as encoding/json requires. A byte order mark or a zero-width
+	// space is not white space: text starting with one is not JSON.
 	Strict Mode = iota
-	// Wrapped also accepts JSON in a markdown code fence (PromptKit's
-	// allow_wrapped): a fence tagged json (or jsonc, json5; any case) wins;
-	// otherwise an untagged fence whose body is a JSON object or array. A
-	// fence tagged with another language (```ts, ```python) is never read
+	// Wrapped also accepts JSON in a markdown code fence, ``` or ~~~
+	// (PromptKit's allow_wrapped): the first fence tagged json (or jsonc,
+	// json5; any case) is the answer, and when it does not parse Extract
+	// fails with its reason rather than read another fence; with no json
+	// fence, the first untagged fence whose body is a JSON object or array.
+	// A fence tagged with another language (```ts, ```python) is never read
 	// as JSON. Text that is JSON as a whole is accepted as in Strict.
 	Wrapped
 	// Prose does what Wrapped does and, failing that, takes the first JSON
@@ -104,18 +113,19 @@ func Extract(text string, mode Mode) (Found, error) {
 	if !ok {
 		return Found{}, &Error{GaveUp: true, Msg: fmt.Sprintf("no JSON found: gave up after %d code fences", maxFences)}
 	}
-	var firstJSON, firstUntagged *fence
+	var firstUntagged *fence
 	var others []string
 	for i := range fs {
 		f := &fs[i]
 		switch f.kind() {
 		case jsonTagged:
-			if firstJSON == nil {
-				firstJSON = f
-			}
+			// The first json fence is the answer. When it does not parse,
+			// the output's declared JSON is broken: a later json fence, an
+			// untagged fence or prose is not a stand-in for it.
 			if bodyIsJSON(f.body, true) {
 				return f.found(text), nil
 			}
+			return Found{}, f.parseErr(text)
 		case untagged:
 			if firstUntagged == nil {
 				firstUntagged = f
@@ -123,11 +133,6 @@ func Extract(text string, mode Mode) (Found, error) {
 		case otherTagged:
 			others = append(others, f.tag)
 		}
-	}
-	if firstJSON != nil {
-		// The output declared its JSON and it does not parse: an untagged
-		// fence or prose elsewhere is not a stand-in for it.
-		return Found{}, firstJSON.parseErr(text)
 	}
 	for i := range fs {
 		if f := &fs[i]; f.kind() == untagged && bodyIsJSON(f.body, false) {
@@ -158,11 +163,11 @@ func Extract(text string, mode Mode) (Found, error) {
 	}
 	switch {
 	case len(others) == 1 && len(fs) == 1:
-		why = append(why, "the only fence is tagged "+others[0])
+		why = append(why, "the only fence is tagged "+textnorm.Excerpt(others[0], maxTag))
 	case len(others) > 0:
-		why = append(why, "the fences tagged "+strings.Join(dedupe(others), ", ")+" are not JSON")
+		why = append(why, "the fences tagged "+tagList(others)+" are not JSON")
 	case len(fs) == 0 && mode == Wrapped:
-		why = append(why, "there is no ``` fence")
+		why = append(why, "there is no code fence")
 	}
 	if prose != nil {
 		why = append(why, prose.Msg)
@@ -257,8 +262,11 @@ func (f *fence) name(text string) string {
 	if f.tag == "" {
 		return fmt.Sprintf("the untagged fence at line %d", line)
 	}
-	return fmt.Sprintf("the ```%s fence at line %d", f.tag, line)
+	return fmt.Sprintf("the %s%s fence at line %d", strings.Repeat(string(f.marker), 3), textnorm.Excerpt(f.tag, maxTag), line)
 }
+
+// maxTag bounds a fence tag quoted in a message, in bytes.
+const maxTag = 40
 
 func (f *fence) found(text string) Found {
 	return Found{JSON: json.RawMessage(strings.TrimSpace(f.body)), From: f.name(text)}
@@ -285,14 +293,22 @@ func (f *fence) parseErr(text string) *Error {
 	return e
 }
 
-func dedupe(ss []string) []string {
+// tagList lists distinct fence tags, each bounded, at most maxTags of them.
+func tagList(tags []string) string {
 	seen := map[string]bool{}
 	var out []string
-	for _, s := range ss {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
+	for _, t := range tags {
+		if seen[t] {
+			continue
 		}
+		seen[t] = true
+		if len(out) == maxTags {
+			out = append(out, "…")
+			break
+		}
+		out = append(out, textnorm.Excerpt(t, maxTag))
 	}
-	return out
+	return strings.Join(out, ", ")
 }
+
+const maxTags = 10

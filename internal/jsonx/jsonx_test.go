@@ -70,8 +70,34 @@ func TestExtract(t *testing.T) {
 		{name: "several other fences", text: "```ts\nx\n```\n```python\ny\n```\n```ts\nz\n```", mode: Wrapped,
 			error: "no JSON found: the fences tagged ts, python are not JSON"},
 		{name: "no fence", text: "Sure! The answer is 42.", mode: Wrapped,
-			error: "no JSON found: the text is not JSON (invalid character 'S' looking for beginning of value at line 1, column 1); there is no ``` fence"},
-		{name: "wrapped does not read prose", text: `The result: {"a": 1}`, mode: Wrapped, error: "there is no ``` fence"},
+			error: "no JSON found: the text is not JSON (invalid character 'S' looking for beginning of value at line 1, column 1); there is no code fence"},
+		{name: "wrapped does not read prose", text: `The result: {"a": 1}`, mode: Wrapped, error: "there is no code fence"},
+
+		// The first json fence is the answer, even when a later one parses.
+		{name: "broken json fence is not replaced by a later one", text: "```json\n{\"a\": 1,}\n```\nFixed:\n```json\n{\"a\": 1}\n```", mode: Wrapped,
+			error: "the ```json fence at line 1 is not valid JSON: invalid character '}' looking for beginning of object key string at line 2, column 9"},
+		{name: "broken json fence, prose mode", text: "```json\n{\"a\": \n```\n```json\n{\"a\": 1}\n```\nor {\"a\": 2}", mode: Prose,
+			error: "the ```json fence at line 1 is not valid JSON"},
+
+		// Tilde fences (CommonMark).
+		{name: "tilde json fence", text: "Answer:\n~~~json\n{\"a\": 1}\n~~~", mode: Wrapped, want: `{"a": 1}`, from: "the ~~~json fence at line 2"},
+		{name: "untagged tilde fence", text: "~~~\n[1, 2]\n~~~\nbye", mode: Wrapped, want: "[1, 2]", from: "the untagged fence at line 1"},
+		{name: "longer tilde fence holds tildes", text: "~~~~json\n{\"a\": \"~~~\"}\n~~~~", mode: Wrapped, want: `{"a": "~~~"}`},
+		{name: "tilde fence holds backticks", text: "~~~json\n{\"a\": \"```\"}\n```\n~~~", mode: Wrapped,
+			error: "the ~~~json fence at line 1 is not valid JSON"},
+		{name: "backtick fence not closed by tildes", text: "```json\n{\"a\": 1}\n~~~\n```", mode: Wrapped,
+			error: "the ```json fence at line 1 is not valid JSON"},
+		{name: "indented tilde fence", text: "Answer:\n  ~~~json\n  {\"a\": 1}\n  ~~~", mode: Wrapped, want: `{"a": 1}`},
+		{name: "tildes mid-line are prose", text: "Well~~~json {\"a\": 1}~~~", mode: Wrapped, error: "there is no code fence"},
+		{name: "tilde python fence", text: "~~~python\nprint({'ok': 1})\n~~~", mode: Prose,
+			error: "no JSON found: the only fence is tagged python; there is no JSON object or array outside the fences"},
+
+		// Strict trims Unicode white space around the value, nothing inside it.
+		{name: "NBSP and ideographic space around", text: "\u00a0{\"a\": 1}\u3000\n", mode: Strict, want: `{"a": 1}`},
+		{name: "NEL and line separator around", text: "\u0085[1]\u2028", mode: Strict, want: "[1]"},
+		{name: "NBSP inside is not JSON", text: "{\"a\":\u00a01}", mode: Strict, error: "invalid character"},
+		{name: "byte order mark is not white space", text: "\ufeff{\"a\": 1}", mode: Strict, error: "invalid character 'ï' looking for beginning of value at line 1, column 1"},
+		{name: "zero-width space is not white space", text: "\u200b{}", mode: Strict, error: "looking for beginning of value at line 1, column 1"},
 
 		// Prose.
 		{name: "object in prose", text: `Sure! The result is {"a": [1, {"b": "}"}]} as asked.`, mode: Prose,
@@ -142,6 +168,11 @@ func TestExtractHostile(t *testing.T) {
 		"quotes":        strings.Repeat(`{"`, size/2),
 		"keys":          strings.Repeat(`{"a":`, size/5),
 		"image in text": "Total due: 42.00 EUR. data:image/png;base64," + strings.Repeat("A", size),
+		"tildes":        strings.Repeat("~", size),
+		"tilde fences":  strings.Repeat("~~~\n", size/4),
+		"tildes inline": strings.Repeat("~~~ ", size/4),
+		"long tag":      "```" + strings.Repeat("t", size),
+		"many tags":     strings.Repeat("```a\nx\n```\n```b\nx\n```\n", 400) + "```" + strings.Repeat("c", 1<<20) + "\nx\n```",
 	}
 	for name, text := range inputs {
 		for _, mode := range []Mode{Strict, Wrapped, Prose} {
@@ -251,7 +282,7 @@ func TestExtractTooManyFences(t *testing.T) {
 // FuzzExtract checks that Extract never panics and that what it returns is
 // valid JSON taken from the text.
 func FuzzExtract(f *testing.F) {
-	for _, s := range []string{c01aSeed, "```json {\"ok\": true}```", "Run:\n```python\nprint({'ok': 1})\n```",
+	for _, s := range []string{c01aSeed, "```json {\"ok\": true}```", "~~~json\n{}\n~~~", "~~~\n```json\n[1]\n```\n~~~", "Run:\n```python\nprint({'ok': 1})\n```",
 		`Sure: {"a": [1, "}"]} ok`, "```\n[1]\n```", `{"city": "Ly`, "[[[", "{{{", "``````"} {
 		f.Add(s)
 	}
