@@ -847,7 +847,7 @@ func (ix *callIndex) closestExplanation(w wantCall, sc toolScope) explanation {
 		}
 	}
 	if best < 0 {
-		return explanation{reason: fmt.Sprintf("%s was not called", excerpt(w.tool))}
+		return explanation{reason: fmt.Sprintf("%s was not called", quoteName(w.tool))}
 	}
 	call := sc.calls[best]
 	subject := fmt.Sprintf("%s (call %d)", shortName(w.tool), best+1)
@@ -1271,9 +1271,9 @@ func (c ToolCallSequence) Check(_ context.Context, tr *evalkit.Transcript) (Resu
 	var summary string
 	switch {
 	case callCounts(sc.calls)[name] == 0:
-		summary = fmt.Sprintf("step %d %s never called", step+1, excerpt(name))
+		summary = fmt.Sprintf("step %d %s never called", step+1, quoteName(name))
 	default: // called, but only before the previous step's call
-		summary = fmt.Sprintf("step %d %s not called after step %d %s (call %d)", step+1, excerpt(name), step, excerpt(c.Sequence[step-1]), at[step-1]+1)
+		summary = fmt.Sprintf("step %d %s not called after step %d %s (call %d)", step+1, quoteName(name), step, quoteName(c.Sequence[step-1]), at[step-1]+1)
 	}
 	return fail(score, summary, sc.withScope([]Detail{sequenceDetail(sc.calls)})...), nil
 }

@@ -130,7 +130,7 @@ func (c ToolsCalled) validate() error {
 			switch {
 			case t.n*lo <= *c.MaxCalls:
 			case t.n > 1:
-				return paramErr(check, "max_calls", "%s is listed %d times, so it needs at least %d calls, more than max_calls %d", excerpt(t.name), t.n, t.n*lo, *c.MaxCalls)
+				return paramErr(check, "max_calls", "%s is listed %d times, so it needs at least %d calls, more than max_calls %d", quoteName(t.name), t.n, t.n*lo, *c.MaxCalls)
 			case c.MinCalls == nil:
 				return paramErr(check, "max_calls", "%d is less than min_calls 1 (the default); to forbid a tool use tools_not_called", *c.MaxCalls)
 			}
@@ -175,17 +175,17 @@ func (c ToolsCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 		switch {
 		case c.MaxCalls != nil && n > *c.MaxCalls:
 			over = true
-			problems.add("%s called %s, want at most %d", excerpt(t.name), times(n), *c.MaxCalls)
+			problems.add("%s called %s, want at most %d", quoteName(t.name), times(n), *c.MaxCalls)
 		case n >= want:
 			met += t.n
 		case n == 0:
-			problems.add("missing %s", excerpt(t.name))
+			problems.add("missing %s", quoteName(t.name))
 		default:
-			problems.add("%s called %s, want at least %d", excerpt(t.name), times(n), want)
+			problems.add("%s called %s, want at least %d", quoteName(t.name), times(n), want)
 			met += n / lo // lo > 0 here: with lo == 0, n >= want always holds
 		}
 		if skipped[t.name] > 0 {
-			notes.add("%s: %s without arguments not counted (require_args)", excerpt(t.name), plural(skipped[t.name], "call"))
+			notes.add("%s: %s without arguments not counted (require_args)", quoteName(t.name), plural(skipped[t.name], "call"))
 		}
 	}
 	score := ratio(met, len(c.Tools))
@@ -264,7 +264,7 @@ func (c ToolsNotCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result
 	for _, t := range countNames(c.Tools) {
 		names = append(names, t.name)
 		if n := counts[t.name]; n > 0 {
-			problems.add("%s called %s, want none", excerpt(t.name), times(n))
+			problems.add("%s called %s, want none", quoteName(t.name), times(n))
 		}
 	}
 	score := ratio(len(names)-problems.len(), len(names))
@@ -349,7 +349,7 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 	got := plural(n, "tool call")
 	if c.Tool != "" {
 		n = callCounts(sc.calls)[c.Tool]
-		got = fmt.Sprintf("%s called %s", excerpt(c.Tool), times(n))
+		got = fmt.Sprintf("%s called %s", quoteName(c.Tool), times(n))
 	}
 	summary := got + ", want " + boundsText(c.Min, c.Max)
 	score := 1.0
@@ -519,7 +519,7 @@ func orphanLabel(r evalkit.ToolResult) string {
 	}
 	id := "no tool_call_id"
 	if r.CallID != "" {
-		id = "tool_call_id " + excerpt(r.CallID)
+		id = "tool_call_id " + quoteName(r.CallID)
 	}
 	return label + " (" + id + ", answers no call)"
 }
@@ -614,7 +614,14 @@ func toolName(n string) string {
 
 // shortName is a tool name as failure messages show it unquoted, bounded:
 // names come from the model, which may write anything.
-func shortName(n string) string { return textnorm.Excerpt(toolName(n), maxQuote) }
+func shortName(n string) string { return textnorm.Excerpt(toolName(n), maxToolName) }
+
+// quoteName is a tool name (or call id) Go-quoted, bounded.
+func quoteName(n string) string { return textnorm.Quote(n, maxToolName) }
+
+// maxToolName bounds a tool name shown in a message, in bytes: the longest
+// name OpenAI's function calling accepts (64), with room to spare.
+const maxToolName = 80
 
 // maxProblems bounds the problems a summary lists.
 const maxProblems = 10
@@ -706,7 +713,7 @@ func toolNameProblem(n string) string {
 	case n == "":
 		return "is empty: want a tool name"
 	case strings.TrimSpace(n) != n:
-		return excerpt(n) + " has leading or trailing whitespace: tool names match exactly"
+		return quoteName(n) + " has leading or trailing whitespace: tool names match exactly"
 	}
 	return ""
 }
@@ -751,9 +758,9 @@ func undeclared(check string, tr *evalkit.Transcript, refs ...toolRef) error {
 			if known[n] {
 				continue
 			}
-			msg := fmt.Sprintf("%s is not among the transcript's %s and was never called", excerpt(n), plural(declared, "tool"))
+			msg := fmt.Sprintf("%s is not among the transcript's %s and was never called", quoteName(n), plural(declared, "tool"))
 			if near := nearestName(n, known); near != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", excerpt(near))
+				msg += fmt.Sprintf(" (did you mean %s?)", quoteName(near))
 			}
 			return paramErr(check, r.param, "%s", msg)
 		}

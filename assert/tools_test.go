@@ -665,6 +665,11 @@ func TestToolChecksBoundedOutput(t *testing.T) {
 	hugeName := toolTranscript(toolStep{name: "n" + huge, args: `{"id":1}`, result: "Error: " + huge, isError: true})
 	bigArgs := toolTranscript(toolStep{name: "note", args: `{"text":"` + huge + `Y","list":[` + strings.Repeat(`"`+huge[:300]+`",`, 1000) + `1],"n":` + strings.Repeat("9", 10000) + `}`})
 	orphans := withMessages(small, orphan(huge, "o"+huge, huge, true))
+	var longNames []toolStep
+	for i := range 40 {
+		longNames = append(longNames, toolStep{name: fmt.Sprintf("%d%s", i, huge[:100_000]), result: "Error: " + huge[:100_000], isError: true})
+	}
+	manyLongNames := toolTranscript(longNames...)
 	for name, c := range map[string]struct {
 		check assert.Check
 		tr    *evalkit.Transcript
@@ -688,6 +693,10 @@ func TestToolChecksBoundedOutput(t *testing.T) {
 		"no_tool_errors, many":            {assert.NoToolErrors{Tools: called}, manyCalls},
 		"no_tool_errors, huge name":       {assert.NoToolErrors{}, hugeName},
 		"no_tool_errors, huge orphan":     {assert.NoToolErrors{}, orphans},
+		"tools_called, long names":        {assert.ToolsCalled{Tools: []string{"search"}}, manyLongNames},
+		"tool_call_sequence, long names":  {assert.ToolCallSequence{Sequence: []string{"search"}}, manyLongNames},
+		"no_tool_errors, long names":      {assert.NoToolErrors{}, manyLongNames},
+		"tool_args, long names":           {assert.ToolArgs{Tool: "search"}, manyLongNames},
 	} {
 		res, err := c.check.Check(ctx, c.tr)
 		requireBounded(t, name, res, err)
