@@ -244,7 +244,7 @@ func (c JSONPath) judge(got, want any, contains []any) Result {
 		ok := cmp.Equal(want, got)
 		check(ok, fmt.Sprintf("got %s, want %s", jsonValue(got, maxQuote), jsonValue(want, maxQuote)))
 		if !ok && (composite(want) || composite(got)) { // a scalar's diff only repeats the summary
-			diff = cmp.Diff(want, got)
+			diff = boundDiff(cmp.Diff(want, got))
 		}
 	}
 	arr, isArr := got.([]any)

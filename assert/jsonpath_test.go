@@ -276,6 +276,17 @@ func TestJSONBoundedMessages(t *testing.T) {
 	testify.False(t, res.Passed)
 	testify.Less(t, resultSize(res), 1000, "%+v", res)
 
+	var lines []string
+	for i := range 20_000 {
+		lines = append(lines, fmt.Sprintf(`{"sku": "SKU-%05d", "qty": %d}`, i, i%7))
+	}
+	res, err = assert.JSONPath{Expression: "items", Expected: []any{map[string]any{"sku": "SKU-00000", "qty": 1}}}.Check(ctx,
+		jsonAnswer(`{"items": [`+strings.Join(lines, ", ")+`]}`))
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.NotEmpty(t, res.Diff)
+	testify.Less(t, resultSize(res), 5000, "the diff is cut: %d bytes", len(res.Diff))
+
 	res, err = assert.JSONPath{Expression: "abs(@)"}.Check(ctx, jsonAnswer(`{"big": "`+strings.Repeat("x", 1<<20)+`"}`))
 	require.NoError(t, err)
 	testify.False(t, res.Passed)
