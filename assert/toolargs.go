@@ -958,10 +958,14 @@ func matchCalls(lists [][]int, of []int, n int) (assigned, owner []int) {
 			return assigned, owner
 		}
 		clear(next)
+		grew := false
 		for e := range of {
-			if assigned[e] < 0 && dist[e] == 0 {
-				augment(e)
+			if assigned[e] < 0 && dist[e] == 0 && augment(e) {
+				grew = true
 			}
+		}
+		if !grew { // cannot happen when a free call was reached; never loop
+			return assigned, owner
 		}
 	}
 }
