@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestBoundedList(t *testing.T) {
+func TestJSONBoundedList(t *testing.T) {
 	var items []string
 	for i := range 25 {
 		items = append(items, fmt.Sprint(i))

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestExtract(t *testing.T) {
+func TestJsonxExtract(t *testing.T) {
 	tests := []struct {
 		name  string
 		text  string
@@ -141,7 +141,7 @@ func TestExtract(t *testing.T) {
 	}
 }
 
-func TestExtractCutOffFlag(t *testing.T) {
+func TestJsonxExtractCutOffFlag(t *testing.T) {
 	for _, mode := range []Mode{Strict, Wrapped, Prose} {
 		_, err := Extract(`{"city": "Lyon", "forecast": "light rain until eve`, mode)
 		var e *Error
@@ -156,7 +156,7 @@ func TestExtractCutOffFlag(t *testing.T) {
 
 // TestExtractHostile checks that hostile output is answered quickly with a
 // bounded message in every mode.
-func TestExtractHostile(t *testing.T) {
+func TestJsonxExtractHostile(t *testing.T) {
 	const size = 20 << 20
 	inputs := map[string]string{
 		"A":             strings.Repeat("A", size),
@@ -190,7 +190,7 @@ func TestExtractHostile(t *testing.T) {
 	}
 }
 
-func TestExtractGivesUp(t *testing.T) {
+func TestJsonxExtractGivesUp(t *testing.T) {
 	_, err := Extract(strings.Repeat("[", 20<<20), Prose)
 	var e *Error
 	require.True(t, errors.As(err, &e))
@@ -198,7 +198,7 @@ func TestExtractGivesUp(t *testing.T) {
 	assert.Contains(t, err.Error(), "gave up")
 }
 
-func TestScanValueMatchesEncodingJSON(t *testing.T) {
+func TestJsonxScanValueMatchesEncodingJSON(t *testing.T) {
 	for _, s := range scanSeeds {
 		checkScan(t, s)
 	}
@@ -246,14 +246,14 @@ func checkScan(t *testing.T, s string) {
 	}
 }
 
-func TestPosition(t *testing.T) {
+func TestJsonxPosition(t *testing.T) {
 	assert.Equal(t, "line 1, column 1", Position("abc", 0))
 	assert.Equal(t, "line 2, column 3", Position("ab\ncd", 5))
 	assert.Equal(t, "line 1, column 3", Position("éé x", 4))
 	assert.Equal(t, "line 1, column 4", Position("abc", 99))
 }
 
-func TestFences(t *testing.T) {
+func TestJsonxFences(t *testing.T) {
 	fs, ok := fences("a ```ts\nx\n```\nb ```json {\"k\": 1}```\nc\n```\nraw")
 	require.True(t, ok)
 	require.Len(t, fs, 3)
@@ -267,7 +267,7 @@ func TestFences(t *testing.T) {
 	assert.False(t, fs[2].closed)
 }
 
-func TestExtractTooManyFences(t *testing.T) {
+func TestJsonxExtractTooManyFences(t *testing.T) {
 	_, err := Extract(strings.Repeat("```ts\nx\n```\n", maxFences+1), Wrapped)
 	var e *Error
 	require.True(t, errors.As(err, &e))

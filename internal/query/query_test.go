@@ -33,7 +33,7 @@ func search(t *testing.T, expr string, data any) any {
 	return got
 }
 
-func TestRootPrefix(t *testing.T) {
+func TestQueryRootPrefix(t *testing.T) {
 	data := map[string]any{"a": map[string]any{"b": []any{1, 2}}}
 	for _, expr := range []string{"a.b[1]", "$.a.b[1]", "$.a | b[1]"} {
 		assert.Equal(t, 2.0, search(t, expr, data), expr)
@@ -43,7 +43,7 @@ func TestRootPrefix(t *testing.T) {
 
 // TestNumbers is field case C13: numbers compare by value whatever their Go
 // or JSON representation.
-func TestNumbers(t *testing.T) {
+func TestQueryNumbers(t *testing.T) {
 	goInts := map[string]any{"min_size": 2, "max_size": 7}
 	useNumber := mustDecode(t, `{"min_size": 2, "max_size": 7}`, true)
 	for name, data := range map[string]any{"a Go ints": goInts, "b UseNumber": useNumber} {
@@ -73,7 +73,7 @@ func TestNumbers(t *testing.T) {
 
 // TestPanicsBecomeErrors is field case C14e: a U+0080 after an identifier
 // panics the library's lexer.
-func TestPanicsBecomeErrors(t *testing.T) {
+func TestQueryPanicsBecomeErrors(t *testing.T) {
 	for _, expr := range []string{"tags.a\u0080", "a\u0080", "$.x.a\u0080"} {
 		q, err := Compile(expr)
 		assert.Nil(t, q)
@@ -86,7 +86,7 @@ func TestPanicsBecomeErrors(t *testing.T) {
 	assert.ErrorContains(t, err, `Unknown char: '\u00ff'`)
 }
 
-func TestSyntaxErrors(t *testing.T) {
+func TestQuerySyntaxErrors(t *testing.T) {
 	tests := map[string]string{
 		"tags.v1.2": `invalid JMESPath "tags.v1.2": Expected identifier, lbracket, or lbrace (at offset 8)`,
 		"":          `invalid JMESPath "": empty expression`,
@@ -101,7 +101,7 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
-func TestQuotedKeys(t *testing.T) {
+func TestQueryQuotedKeys(t *testing.T) {
 	data := map[string]any{"tags": map[string]any{"created-by": "ops-bot", "v1.2": "ok"}}
 	assert.Equal(t, "ops-bot", search(t, `tags."created-by"`, data))
 	assert.Equal(t, "ok", search(t, `tags."v1.2"`, data))
@@ -116,7 +116,7 @@ func TestQuotedKeys(t *testing.T) {
 
 // TestHyphenSubtraction is field case C14b: an unquoted identifier joined to
 // another by '-' is refused; subtraction written with a space still works.
-func TestHyphenSubtraction(t *testing.T) {
+func TestQueryHyphenSubtraction(t *testing.T) {
 	refused := map[string]string{
 		"x-y":                         `"x-y"`,
 		"tags.created-by":             `tags."created-by"`,
@@ -144,7 +144,7 @@ func TestHyphenSubtraction(t *testing.T) {
 	}
 }
 
-func TestQuoteHyphenated(t *testing.T) {
+func TestQueryQuoteHyphenated(t *testing.T) {
 	tests := []struct {
 		expr, want string
 		found      bool
@@ -174,7 +174,7 @@ func TestQuoteHyphenated(t *testing.T) {
 // stack (a fatal error that kills the test binary, measured at about
 // 350,000 levels) are refused with a *SyntaxError naming the limit, and
 // that expressions at the limits still run.
-func TestLimits(t *testing.T) {
+func TestQueryLimits(t *testing.T) {
 	refused := map[string]struct{ expr, msg string }{
 		"400k nots":       {strings.Repeat("!", 400_000) + "a", "the expression is 400001 bytes long; the limit is 8192"},
 		"800 KB of a.a.a": {"a" + strings.Repeat(".a", 400_000), "the expression is 800001 bytes long; the limit is 8192"},
@@ -214,7 +214,7 @@ func TestLimits(t *testing.T) {
 
 // TestBigLiterals checks that a literal number float64 cannot hold exactly
 // is refused: `9007199254740993` would equal 9007199254740992.
-func TestBigLiterals(t *testing.T) {
+func TestQueryBigLiterals(t *testing.T) {
 	for _, expr := range []string{"n == `9007199254740993`", "n == `9007199254740992`", "[?n == `-9007199254740993`]", "contains(`[1, 12345678901234567890]`, n)", "n < `1e300`"} {
 		_, err := Compile(expr)
 		var se *SyntaxError
@@ -227,7 +227,7 @@ func TestBigLiterals(t *testing.T) {
 	}
 }
 
-func TestUnsafeNumber(t *testing.T) {
+func TestQueryUnsafeNumber(t *testing.T) {
 	for _, v := range []any{json.Number("9007199254740992"), json.Number("1e400"), 9007199254740992.0, int64(1 << 60), uint64(1 << 63),
 		[]any{1.0, map[string]any{"id": -1e17}}} {
 		_, ok := UnsafeNumber(v)
@@ -241,7 +241,7 @@ func TestUnsafeNumber(t *testing.T) {
 	assert.Equal(t, "9007199254740993", n)
 }
 
-func TestSearchErrors(t *testing.T) {
+func TestQuerySearchErrors(t *testing.T) {
 	q, err := Compile("abs(name)")
 	require.NoError(t, err)
 	_, err = q.Search(map[string]any{"name": "Ann"})
@@ -263,7 +263,7 @@ func TestSearchErrors(t *testing.T) {
 	assert.Less(t, len(err.Error()), 1000)
 }
 
-func TestSearchDecoded(t *testing.T) {
+func TestQuerySearchDecoded(t *testing.T) {
 	data := mustDecode(t, `{"a": {"b": [1, 2.5, "x"]}, "n": 7}`, false)
 	for expr, want := range map[string]any{"a.b[1]": 2.5, "n": 7.0, "length(a.b)": 3.0, "a.c": nil, "keys(a)": []any{"b"}} {
 		q, err := Compile(expr)
@@ -281,7 +281,7 @@ func TestSearchDecoded(t *testing.T) {
 	assert.ErrorContains(t, err, `evaluating "abs(a)"`)
 }
 
-func TestCompileCaches(t *testing.T) {
+func TestQueryCompileCaches(t *testing.T) {
 	q1, err := Compile("cache.test")
 	require.NoError(t, err)
 	q2, err := Compile("cache.test")
@@ -301,7 +301,7 @@ func TestCompileCaches(t *testing.T) {
 	wg.Wait()
 }
 
-func TestNormalize(t *testing.T) {
+func TestQueryNormalize(t *testing.T) {
 	type point struct {
 		X int     `json:"x"`
 		Y float32 `json:"y"`
@@ -335,7 +335,7 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
-func TestNormalizeKeepsNormalValues(t *testing.T) {
+func TestQueryNormalizeKeepsNormalValues(t *testing.T) {
 	m := map[string]any{"a": []any{1.0, "x", nil, true, map[string]any{}}}
 	got, err := Normalize(m)
 	require.NoError(t, err)
@@ -364,7 +364,7 @@ func FuzzCompileSearch(f *testing.F) {
 
 // TestCompileCacheBounded: past maxCached distinct expressions, queries
 // still compile and run, and the cache stops growing.
-func TestCompileCacheBounded(t *testing.T) {
+func TestQueryCompileCacheBounded(t *testing.T) {
 	for i := range maxCached + 10 {
 		q, err := Compile(fmt.Sprintf("bounded.f%d", i))
 		require.NoError(t, err)
