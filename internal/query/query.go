@@ -51,7 +51,8 @@ var functions = interpreter.NewFunctionCaller(jpfunctions.GetDefaultFunctions().
 type SyntaxError struct {
 	// Expr is the expression as given.
 	Expr string
-	// Msg is the reason, as the library gives it.
+	// Msg is the reason: the library's, or the limit or mistake Compile
+	// refuses before parsing.
 	Msg string
 	// Offset is the byte offset of the error in Expr, or -1 when unknown.
 	Offset int
