@@ -28,55 +28,6 @@ func jsonChat(msgs ...evalkit.Message) *evalkit.Transcript {
 
 func jsonInt(n int) *int { return &n }
 
-// jsonCase is one registry evaluation and what it must give.
-type jsonCase struct {
-	name   string
-	tr     *evalkit.Transcript
-	check  string
-	params map[string]any
-	want   outcome
-	// summary, when set, is the exact Summary (or error text) wanted.
-	summary string
-	// details, when set, must all appear among the result's details.
-	details []assert.Detail
-	score   *float64
-	// param, when set, is the parameter a *ParamError must name.
-	param string
-	// diff, when set, must appear in the result's Diff.
-	diff string
-}
-
-func runJSONCases(t *testing.T, cases []jsonCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := assert.Eval(context.Background(), tc.check, tc.tr, tc.params)
-			require.Equal(t, tc.want, outcomeOf(res, err), "result %+v, error %v", res, err)
-			if tc.summary != "" {
-				if err != nil {
-					testify.Equal(t, tc.summary, err.Error())
-				} else {
-					testify.Equal(t, tc.summary, res.Summary)
-				}
-			}
-			for _, d := range tc.details {
-				testify.Contains(t, res.Details, d)
-			}
-			if tc.score != nil {
-				testify.InDelta(t, *tc.score, res.Score, 1e-9)
-			}
-			if tc.param != "" {
-				var pe *assert.ParamError
-				require.True(t, errors.As(err, &pe), "want a *ParamError, got %v", err)
-				testify.Equal(t, tc.param, pe.Param)
-			}
-			if tc.diff != "" {
-				testify.Contains(t, res.Diff, tc.diff)
-			}
-		})
-	}
-}
-
 // Field case C01: JSON in markdown fences.
 const (
 	c01a = "Type used:\n```ts\nconst sample = { id: 7 };\n```\nAnswer:\n```json\n{\"status\": \"shipped\", \"items\": 2}\n```"
@@ -102,7 +53,7 @@ func TestJSONValid(t *testing.T) {
 		evalkit.Message{Role: evalkit.RoleAssistant, Content: `[1, 2]`},
 		evalkit.Message{Role: evalkit.RoleAssistant, Content: `{"step": 3`, FinishReason: "length"},
 	)
-	runJSONCases(t, []jsonCase{
+	runCases(t, []evalCase{
 		{name: "object", tr: jsonAnswer(`{"a": [1, 2]}`), check: "json_valid", want: PASS, summary: "valid JSON in the whole text", score: ptr(1)},
 		{name: "scalar", tr: jsonAnswer(" 42\n"), check: "json_valid", want: PASS},
 		{name: "C01a json fence over ts fence", tr: jsonAnswer(c01a), check: "json_valid", params: wrapped, want: PASS,
@@ -120,31 +71,31 @@ func TestJSONValid(t *testing.T) {
 			summary: "no JSON found: the only fence is tagged python; there is no JSON object or array outside the fences"},
 		{name: "C03 cut off", tr: cutOff, check: "json_valid", want: FAIL,
 			summary: "not valid JSON: unexpected end of input (cut off?) at line 1, column 51",
-			details: []assert.Detail{
+			hasDetails: []assert.Detail{
 				{Label: "output", Text: `"{\"city\": \"Lyon\", \"forecast\": \"light rain until eve"`},
 				{Label: "note", Text: `finish_reason is "length": the output was cut off by the token limit`},
 			}},
 		{name: "C03 cut off, extract_json", tr: cutOff, check: "json_valid", params: prose, want: FAIL,
-			summary: "no JSON found: the object starting at line 1, column 1 is not valid JSON: unexpected end of input (cut off?) at line 1, column 51",
-			details: []assert.Detail{{Label: "note", Text: `finish_reason is "length": the output was cut off by the token limit`}}},
+			summary:    "no JSON found: the object starting at line 1, column 1 is not valid JSON: unexpected end of input (cut off?) at line 1, column 51",
+			hasDetails: []assert.Detail{{Label: "note", Text: `finish_reason is "length": the output was cut off by the token limit`}}},
 		{name: "C24c empty output", tr: jsonAnswer(""), check: "json_valid", want: FAIL, summary: "not valid JSON: the output is empty"},
 		{name: "white space only", tr: jsonAnswer(" \n"), check: "valid_json", params: wrapped, want: FAIL, summary: "not valid JSON: the output is empty"},
 		{name: "prose is not JSON", tr: jsonAnswer("Sure, here it is."), check: "json_valid", want: FAIL,
 			summary: "not valid JSON: invalid character 'S' looking for beginning of value at line 1, column 1"},
 		{name: "fenced JSON without allow_wrapped", tr: jsonAnswer(c01a), check: "json_valid", want: FAIL,
-			details: []assert.Detail{{Label: "hint", Text: "there is JSON in the ```json fence at line 6: set allow_wrapped (AllowWrapped) to read it"}}},
+			hasDetails: []assert.Detail{{Label: "hint", Text: "there is JSON in the ```json fence at line 6: set allow_wrapped (AllowWrapped) to read it"}}},
 		{name: "prose JSON with allow_wrapped", tr: jsonAnswer(`The order: {"id": 7}.`), check: "json_valid", params: wrapped, want: FAIL,
-			details: []assert.Detail{{Label: "hint", Text: "there is JSON in the text at line 1, column 12: set extract_json (ExtractJSON) to read it"}}},
+			hasDetails: []assert.Detail{{Label: "hint", Text: "there is JSON in the text at line 1, column 12: set extract_json (ExtractJSON) to read it"}}},
 		{name: "prose JSON, strict", tr: jsonAnswer(`The order: {"id": 7}.`), check: "json_valid", want: FAIL,
-			details: []assert.Detail{{Label: "hint", Text: "there is JSON in the text at line 1, column 12: set extract_json (ExtractJSON) to read it"}}},
+			hasDetails: []assert.Detail{{Label: "hint", Text: "there is JSON in the text at line 1, column 12: set extract_json (ExtractJSON) to read it"}}},
 		{name: "prose JSON with extract_json", tr: jsonAnswer(`The order: {"id": 7}.`), check: "is_valid_json", params: prose, want: PASS,
 			summary: "valid JSON in the text at line 1, column 12"},
 		{name: "last message made only tool calls", tr: toolOnly, check: "json_valid", want: FAIL,
-			summary: "not valid JSON: the output is empty",
-			details: []assert.Detail{{Label: "note", Text: "messages[2] has no text; it called lookup"}}},
+			summary:    "not valid JSON: the output is empty",
+			hasDetails: []assert.Detail{{Label: "note", Text: "messages[2] has no text; it called lookup"}}},
 		{name: "session", tr: session, check: "json_valid", params: map[string]any{"scope": "session"}, want: FAIL,
 			summary: "1 of 3 assistant messages fail", score: ptr(2.0 / 3),
-			details: []assert.Detail{
+			hasDetails: []assert.Detail{
 				{Label: "messages[5]", Text: "not valid JSON: unexpected end of input (cut off?) at line 1, column 11"},
 				{Label: "note", Text: `finish_reason is "length": the output was cut off by the token limit`},
 			}},
@@ -231,7 +182,7 @@ func TestJSONSchema(t *testing.T) {
 		many["properties"].(map[string]any)[string(k)] = map[string]any{"type": "integer"}
 		manyOut = append(manyOut, `"`+string(k)+`": "x"`)
 	}
-	runJSONCases(t, []jsonCase{
+	runCases(t, []evalCase{
 		{name: "C16a bad date-time", tr: jsonAnswer(`{"event_time": "sometime next week"}`), check: "json_schema", params: schema, want: FAIL,
 			summary: "does not match the schema: at /event_time: 'sometime next week' is not valid date-time: less than 20 characters long"},
 		{name: "C16b valid date-time", tr: jsonAnswer(`{"event_time": "2024-03-01T10:00:00Z"}`), check: "json_schema", params: schema, want: PASS,
@@ -245,11 +196,11 @@ func TestJSONSchema(t *testing.T) {
 		{name: "schema as a JSON string", tr: jsonAnswer(`{"event_time": "2024-03-01T10:00:00Z", "qty": 3.5}`), check: "json_schema",
 			params: map[string]any{"schema": string(schemaText)}, want: FAIL},
 		{name: "every error listed, sorted", tr: jsonAnswer(`{"qty": "x"}`), check: "json_schema", params: schema, want: FAIL,
-			summary: "does not match the schema: 2 errors",
-			details: []assert.Detail{{Label: "at (root)", Text: "missing property 'event_time'"}, {Label: "at /qty", Text: "got string, want integer"}}},
+			summary:    "does not match the schema: 2 errors",
+			hasDetails: []assert.Detail{{Label: "at (root)", Text: "missing property 'event_time'"}, {Label: "at /qty", Text: "got string, want integer"}}},
 		{name: "errors bounded", tr: jsonAnswer("{" + strings.Join(manyOut, ", ") + "}"), check: "json_schema",
 			params: map[string]any{"schema": many}, want: FAIL, summary: "does not match the schema: 12 errors",
-			details: []assert.Detail{{Label: "at /a", Text: "got string, want integer"}, {Label: "more", Text: "… and 2 more errors"}}},
+			hasDetails: []assert.Detail{{Label: "at /a", Text: "got string, want integer"}, {Label: "more", Text: "… and 2 more errors"}}},
 		{name: "wrapped", tr: jsonAnswer("Here:\n```json\n{\"event_time\": \"2024-03-01T10:00:00Z\"}\n```"), check: "json_schema",
 			params: map[string]any{"schema": c16Schema, "allow_wrapped": true}, want: PASS,
 			summary: "matches the schema (JSON in the ```json fence at line 2)"},

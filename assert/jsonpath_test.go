@@ -20,7 +20,7 @@ const c14 = `{"tags": {"created-by": "ops-bot", "v1.2": "ok"}}`
 
 func TestJSONPath(t *testing.T) {
 	order := jsonAnswer(`{"refund": {"amount": 41.5, "currency": "EUR"}, "items": ["a", "b", {"sku": 7}], "note": null, "n": "1"}`)
-	runJSONCases(t, []jsonCase{
+	runCases(t, []evalCase{
 		// Field case C01a: the JSON is the json fence, not the ts one.
 		{name: "C01a status from the json fence", tr: jsonAnswer(c01a), check: "json_path",
 			params: map[string]any{"expression": "status", "expected": "shipped", "allow_wrapped": true}, want: PASS, summary: `got "shipped"`},
@@ -107,7 +107,7 @@ func TestJSONPath(t *testing.T) {
 			evalkit.Message{Role: evalkit.RoleAssistant, Content: `{"status": "ok"}`},
 			evalkit.Message{Role: evalkit.RoleAssistant, Content: `{"status": "failed"}`},
 		), check: "json_path", params: map[string]any{"expression": "status", "expected": "ok", "scope": "session"}, want: FAIL,
-			summary: "1 of 2 assistant messages fail", details: []assert.Detail{{Label: "messages[2]", Text: `got "failed", want "ok"`}}},
+			summary: "1 of 2 assistant messages fail", hasDetails: []assert.Detail{{Label: "messages[2]", Text: `got "failed", want "ok"`}}},
 
 		// Parameter errors.
 		{name: "missing expression", tr: order, check: "json_path", params: map[string]any{"expected": 1}, want: ERROR, param: "expression"},
@@ -304,7 +304,7 @@ func resultSize(res assert.Result) int {
 
 func TestFieldPresence(t *testing.T) {
 	customer := jsonAnswer(`{"id": 7, "username": "ann", "customer": {"email": "a@example.com", "phone": null}, "tags": {"created-by": "ops"}, "items": [{"sku": "x"}]}`)
-	runJSONCases(t, []jsonCase{
+	runCases(t, []evalCase{
 		{name: "all present", tr: customer, check: "field_presence",
 			params: map[string]any{"fields": []any{"id", "customer.email", `tags."created-by"`, "items[0].sku"}}, want: PASS,
 			summary: "all 4 fields present", score: ptr(1)},

@@ -23,60 +23,8 @@ func textChat(texts ...string) *evalkit.Transcript {
 	return tr
 }
 
-// outcome is a check's three-valued result, as reports show it.
-type outcome string
-
-const (
-	PASS  outcome = "PASS"
-	FAIL  outcome = "FAIL"
-	ERROR outcome = "ERROR"
-)
-
-func outcomeOf(res assert.Result, err error) outcome {
-	switch {
-	case err != nil:
-		return ERROR
-	case res.Passed:
-		return PASS
-	}
-	return FAIL
-}
-
-type textCase struct {
-	name   string
-	tr     *evalkit.Transcript
-	check  string
-	params map[string]any
-	want   outcome
-	// summary, when set, is the exact Summary (or error text) wanted.
-	summary string
-	score   *float64
-}
-
-func ptr(f float64) *float64 { return &f }
-
-func runTextCases(t *testing.T, cases []textCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := assert.Eval(context.Background(), tc.check, tc.tr, tc.params)
-			require.Equal(t, tc.want, outcomeOf(res, err), "result %+v, error %v", res, err)
-			if tc.summary != "" {
-				if err != nil {
-					testify.Equal(t, tc.summary, err.Error())
-				} else {
-					testify.Equal(t, tc.summary, res.Summary)
-				}
-			}
-			if tc.score != nil {
-				testify.InDelta(t, *tc.score, res.Score, 1e-9)
-			}
-		})
-	}
-}
-
 func TestContains(t *testing.T) {
-	runTextCases(t, []textCase{
+	runCases(t, []evalCase{
 		{name: "all found, any case", tr: textChat("Your REFUND of $42 is on its way."), check: "contains",
 			params: map[string]any{"patterns": []any{"refund", "$42"}}, want: PASS, summary: "found all 2 patterns", score: ptr(1)},
 		{name: "one missing", tr: textChat("Your refund is on its way."), check: "contains",
@@ -112,7 +60,7 @@ func TestContains(t *testing.T) {
 
 // C24: degenerate inputs never pass vacuously.
 func TestDegenerateInputs(t *testing.T) {
-	runTextCases(t, []textCase{
+	runCases(t, []evalCase{
 		{name: "a: empty needle among others", tr: textChat("We cannot help with that."), check: "contains_any",
 			params: map[string]any{"patterns": []any{"refund", ""}}, want: ERROR},
 		{name: "b: no needles", tr: textChat("We cannot help with that."), check: "contains_any",
@@ -153,7 +101,7 @@ func TestHugeOutput(t *testing.T) {
 }
 
 func TestContainsAny(t *testing.T) {
-	runTextCases(t, []textCase{
+	runCases(t, []evalCase{
 		{name: "any message, any pattern", tr: textChat("Let me check.", "Refund issued."), check: "contains_any",
 			params: map[string]any{"patterns": []any{"credit", "refund"}}, want: PASS, summary: `found "refund" in messages[2]`},
 		{name: "none", tr: textChat("Let me check."), check: "content_includes_any",
@@ -164,7 +112,7 @@ func TestContainsAny(t *testing.T) {
 }
 
 func TestContentExcludes(t *testing.T) {
-	runTextCases(t, []textCase{
+	runCases(t, []evalCase{
 		{name: "clean", tr: textChat("Hello", "Goodbye"), check: "content_excludes",
 			params: map[string]any{"patterns": []any{"password"}}, want: PASS},
 		{name: "scans every assistant message", tr: textChat("Your PASSWORD is hunter2", "Goodbye"), check: "banned_words",
@@ -205,7 +153,7 @@ func TestContentExcludes(t *testing.T) {
 func TestRegexAnchors(t *testing.T) {
 	lf := "Checking stock...\nSTATUS: OK\nDone."
 	crlf := "Checking stock...\r\nSTATUS: OK\r\nDone."
-	runTextCases(t, []textCase{
+	runCases(t, []evalCase{
 		{name: "a: whole-text anchors", tr: textChat(lf), check: "regex", params: map[string]any{"pattern": "^STATUS: OK$"}, want: FAIL},
 		{name: "b: (?m) line anchors", tr: textChat(lf), check: "regex", params: map[string]any{"pattern": "(?m)^STATUS: OK$"}, want: PASS},
 		{name: "c: (?m) on CRLF text", tr: textChat(crlf), check: "content_matches", params: map[string]any{"pattern": "(?m)^STATUS: OK$"}, want: PASS},
@@ -214,7 +162,7 @@ func TestRegexAnchors(t *testing.T) {
 }
 
 func TestRegex(t *testing.T) {
-	runTextCases(t, []textCase{
+	runCases(t, []evalCase{
 		{name: "match", tr: textChat("Order #W123 refunded"), check: "regex", params: map[string]any{"pattern": `#W\d+`}, want: PASS,
 			summary: `messages[1] matched "#W123"`},
 		{name: "case-sensitive by default", tr: textChat("order"), check: "regex", params: map[string]any{"pattern": "ORDER"}, want: FAIL},
@@ -236,7 +184,7 @@ func TestRegex(t *testing.T) {
 }
 
 func TestLengths(t *testing.T) {
-	runTextCases(t, []textCase{
+	runCases(t, []evalCase{
 		{name: "min met", tr: textChat("héllo"), check: "min_length", params: map[string]any{"min": 5}, want: PASS, summary: "5 characters, want >= 5"},
 		{name: "min counts characters not bytes", tr: textChat("日本語"), check: "min_length", params: map[string]any{"min_characters": 4}, want: FAIL,
 			summary: "3 characters, want >= 4", score: ptr(0.75)},

@@ -33,7 +33,7 @@ func TestToolArgs(t *testing.T) {
 	args := func(m map[string]any) map[string]any {
 		return map[string]any{"tool_name": "issue_refund", "expected_args": m}
 	}
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "subset", tr: refund, check: "tool_args", params: args(map[string]any{"order_id": "#W123"}), want: PASS,
 			summary: "issue_refund (call 2) matches", score: ptr(1)},
 		{name: "empty subset", tr: refund, check: "tool_args", params: args(map[string]any{}), want: PASS},

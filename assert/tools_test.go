@@ -72,55 +72,13 @@ func toolCalls(names ...string) *evalkit.Transcript {
 
 func toolInt(n int) *int { return &n }
 
-// toolCase is one registry-driven case: the check type, its params, the
-// transcript, and what the result must be.
-type toolCase struct {
-	name    string
-	tr      *evalkit.Transcript
-	check   string
-	params  map[string]any
-	want    outcome
-	summary string // exact Summary, or exact error text for ERROR; "" skips
-	score   *float64
-	details []assert.Detail // exact Details when non-nil
-	param   string          // for ERROR: the *ParamError's Param, when set
-}
-
-func runToolCases(t *testing.T, cases []toolCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := assert.Eval(context.Background(), tc.check, tc.tr, tc.params)
-			require.Equal(t, tc.want, outcomeOf(res, err), "result %+v, error %v", res, err)
-			if tc.summary != "" {
-				if err != nil {
-					testify.Equal(t, tc.summary, err.Error())
-				} else {
-					testify.Equal(t, tc.summary, res.Summary)
-				}
-			}
-			if tc.score != nil {
-				testify.InDelta(t, *tc.score, res.Score, 1e-9)
-			}
-			if tc.details != nil {
-				testify.Equal(t, tc.details, res.Details)
-			}
-			if tc.param != "" {
-				var pe *assert.ParamError
-				require.True(t, errors.As(err, &pe), "want a *ParamError, got %v", err)
-				testify.Equal(t, tc.param, pe.Param)
-			}
-		})
-	}
-}
-
 func TestToolsCalled(t *testing.T) {
 	refund := toolTranscript(
 		toolStep{name: "get_user_details", args: `{"user_id":"u1"}`},
 		toolStep{name: "get_order_details", args: `{"order_id":"#W123"}`},
 		toolStep{name: "get_user_details", args: `{"user_id":"u1"}`},
 	)
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "all called", tr: refund, check: "tools_called",
 			params: map[string]any{"tool_names": []any{"get_order_details", "get_user_details"}}, want: PASS,
 			summary: "called get_order_details ×1, get_user_details ×2", score: ptr(1)},
@@ -215,7 +173,7 @@ func TestToolScope(t *testing.T) {
 		[]toolStep{{name: "get_order_details"}, {name: "issue_refund"}},
 		[]toolStep{{name: "send_email"}},
 	)
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "session by default", tr: tr, check: "tools_called", params: map[string]any{"tools": "issue_refund"}, want: PASS},
 		{name: "turn reads the last turn", tr: tr, check: "tools_called", params: map[string]any{"tools": "issue_refund", "scope": "turn"}, want: FAIL,
 			summary: `missing "issue_refund"`,
@@ -245,7 +203,7 @@ func TestToolScope(t *testing.T) {
 
 func TestToolsNotCalled(t *testing.T) {
 	tr := toolCalls("get_order_details", "delete_account", "delete_account")
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "none called", tr: tr, check: "tools_not_called", params: map[string]any{"tool_names": []any{"drop_table", "issue_refund"}}, want: PASS,
 			summary: `none of "drop_table", "issue_refund" called (3 calls in the transcript)`, score: ptr(1)},
 		{name: "one called", tr: tr, check: "tools_not_called", params: map[string]any{"tools": []any{"delete_account", "issue_refund"}}, want: FAIL,
@@ -261,7 +219,7 @@ func TestToolsNotCalled(t *testing.T) {
 
 func TestToolCallSequence(t *testing.T) {
 	tr := toolCalls("get_user_details", "issue_refund", "get_order_details", "think", "issue_refund")
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "in order with gaps", tr: tr, check: "tool_call_sequence", params: map[string]any{"sequence": []any{"get_user_details", "get_order_details", "issue_refund"}}, want: PASS,
 			summary: "sequence of 3 steps found at calls 1, 3, 5", score: ptr(1)},
 		{name: "out of order", tr: toolCalls("get_user_details", "issue_refund", "get_order_details"), check: "tool_call_sequence",
@@ -290,7 +248,7 @@ func TestToolCallSequence(t *testing.T) {
 
 func TestToolCallCount(t *testing.T) {
 	tr := toolCalls("search", "search", "search", "book")
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "within", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "search", "min": 1, "max": 3}, want: PASS,
 			summary: `"search" called 3 times, want 1..3`, score: ptr(1)},
 		{name: "over max", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "search", "min": 1, "max": 2}, want: FAIL,
@@ -321,7 +279,7 @@ func TestNoToolErrors(t *testing.T) {
 		toolStep{name: "book_reservation"},
 		toolStep{name: "send_email", noResult: true},
 	)
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "one failed", tr: tr, check: "no_tool_errors", params: nil, want: FAIL,
 			summary: "1 of 5 tool calls failed", score: ptr(0.8),
 			details: []assert.Detail{{Label: "error", Text: `book_reservation (call 3): "Error: not enough seats"`}}},
@@ -342,7 +300,7 @@ func TestNoToolErrors(t *testing.T) {
 		toolStep{name: "search_flights", result: "[]"},
 		toolStep{name: "book_reservation", result: "Error: not enough seats"},
 	)
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "unflagged error is invisible without a pattern", tr: unflagged, check: "no_tool_errors", want: PASS},
 		{name: "error_pattern finds it", tr: unflagged, check: "no_tool_errors", params: map[string]any{"error_pattern": "^Error: "}, want: FAIL,
 			summary: "1 of 2 tool calls failed",
@@ -389,7 +347,7 @@ func TestNoToolErrorsOrphanResults(t *testing.T) {
 	user := evalkit.Message{Role: evalkit.RoleUser, Content: "refund #W1"}
 	done := evalkit.Message{Role: evalkit.RoleAssistant, Content: "Done."}
 	unknownID := withMessages(toolCalls("search"), orphan("call_2", "", "Error: boom", true))
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "unknown id", tr: unknownID, check: "no_tool_errors", want: FAIL,
 			summary: "1 of 1 tool call and 1 orphan result failed", score: ptr(0.5),
 			details: []assert.Detail{{Label: "error", Text: `orphan result (tool_call_id "call_2", answers no call): "Error: boom"`}}},
@@ -436,7 +394,7 @@ func TestNoToolErrorsOrphanResults(t *testing.T) {
 // pass whatever the agent did are errors, not verdicts.
 func TestToolChecksVacuousParams(t *testing.T) {
 	tr := toolCalls("search", "book")
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "count: min 0 alone", tr: tr, check: "tool_call_count", params: map[string]any{"min": 0}, want: ERROR, param: "min",
 			summary: `tool_call_count: param "min": 0 without max checks nothing: give max (max 0 forbids the calls)`},
 		{name: "count: min 0 alone, one tool", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "search", "min": 0}, want: ERROR, param: "min",
@@ -479,7 +437,7 @@ func TestToolChecksUndeclaredTools(t *testing.T) {
 	}
 	tr := declaring(toolCalls("get_user_details", "get_order_details", "lookup_order_v2"), retail...)
 	typo := `"issue_refnd" is not among the transcript's 16 tools and was never called (did you mean "issue_refund"?)`
-	runToolCases(t, []toolCase{
+	runCases(t, []evalCase{
 		{name: "tools_not_called", tr: tr, check: "tools_not_called", params: map[string]any{"tool_names": "issue_refnd"}, want: ERROR, param: "tool_names",
 			summary: `tools_not_called: param "tool_names": ` + typo},
 		{name: "tools_called", tr: tr, check: "tools_called", params: map[string]any{"tools": []any{"get_user_details", "issue_refnd"}}, want: ERROR, param: "tool_names",
