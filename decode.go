@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"reflect"
 	"sort"
@@ -399,14 +400,22 @@ func decodeMessage(raw json.RawMessage, at *loc, tauBench bool) (Message, error)
 		}
 	}
 	if len(w.Usage) > 0 && !isNull(w.Usage) {
-		var u Usage
+		// Token counts are read as numbers, so 10.0 is 10; a fraction is not.
+		var u struct {
+			InputTokens  float64 `json:"input_tokens"`
+			OutputTokens float64 `json:"output_tokens"`
+			CostUSD      float64 `json:"cost_usd"`
+		}
 		if err := json.Unmarshal(w.Usage, &u); err != nil {
 			return m, errAt(at.field("usage"), "want {input_tokens, output_tokens, cost_usd}: %s", jsonMsg(err))
 		}
 		if u.InputTokens < 0 || u.OutputTokens < 0 || u.CostUSD < 0 {
 			return m, errAt(at.field("usage"), "token counts and cost must not be negative")
 		}
-		m.Usage = &u
+		if u.InputTokens != math.Trunc(u.InputTokens) || u.OutputTokens != math.Trunc(u.OutputTokens) || u.InputTokens > math.MaxInt32*1e3 || u.OutputTokens > math.MaxInt32*1e3 {
+			return m, errAt(at.field("usage"), "token counts must be whole numbers")
+		}
+		m.Usage = &Usage{InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens), CostUSD: u.CostUSD}
 	}
 	if len(w.ToolCalls) > 0 && !isNull(w.ToolCalls) {
 		elems, err := rawArray(w.ToolCalls, at.field("tool_calls"))
@@ -569,6 +578,13 @@ type wirePart struct {
 		FileID   string `json:"file_id"`
 		Filename string `json:"filename"`
 	} `json:"file"`
+	// Source is Anthropic's media source: {type: base64, media_type, data}
+	// or {type: url, url}.
+	Source *struct {
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+		URL       string `json:"url"`
+	} `json:"source"`
 	MIMEType string `json:"mime_type"`
 	URL      string `json:"url"`
 	Data     string `json:"data"`
@@ -598,6 +614,9 @@ func decodePart(raw json.RawMessage, at *loc) (string, *Part, error) {
 		return w.Refusal, nil, nil
 	case "image_url", "input_image", "image":
 		p := &Part{Type: "image", MIMEType: w.MIMEType, URL: w.URL, Data: w.Data}
+		if w.Source != nil {
+			p.MIMEType, p.URL, p.Data = w.Source.MediaType, w.Source.URL, w.Source.Data
+		}
 		switch firstByte(w.ImageURL) {
 		case '{':
 			var u struct {
@@ -630,10 +649,13 @@ func decodePart(raw json.RawMessage, at *loc) (string, *Part, error) {
 			}
 		}
 		return "", p, nil
-	case "file", "input_file":
+	case "file", "input_file", "document":
 		p := &Part{Type: "file", MIMEType: w.MIMEType, URL: w.URL, Data: w.Data}
 		if w.File != nil {
 			p.Data = w.File.FileData
+		}
+		if w.Source != nil {
+			p.MIMEType, p.URL, p.Data = w.Source.MediaType, w.Source.URL, w.Source.Data
 		}
 		return "", p, nil
 	case "tool_use", "server_tool_use", "tool_result", "function_call", "function_call_output":
@@ -667,11 +689,15 @@ func decodeTools(raw json.RawMessage, at *loc) ([]ToolSpec, error) {
 		if err := json.Unmarshal(e, &w); err != nil {
 			return nil, errAt(eAt, "invalid tool: %s", jsonMsg(err))
 		}
-		if firstByte(w.Function) == '{' {
+		switch firstByte(w.Function) {
+		case 0, 'n':
+		case '{':
 			eAt = eAt.field("function")
 			if err := json.Unmarshal(w.Function, &w); err != nil {
 				return nil, errAt(eAt, "invalid function: %s", jsonMsg(err))
 			}
+		default:
+			return nil, errAt(eAt.field("function"), "want an object {name, description, parameters}, got %s", rawKind(w.Function))
 		}
 		var s ToolSpec
 		if s.Name, err = rawString(w.Name, eAt.field("name")); err != nil {

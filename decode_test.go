@@ -253,6 +253,10 @@ func TestDecodeErrorsNameTheLocation(t *testing.T) {
 			"evalkit: [0].content[0]: an image part needs a URL or data"},
 		{"input_audio of the wrong type", `[{"role": "user", "content": [{"type": "input_audio", "input_audio": 5}]}]`,
 			"evalkit: [0].content[0]: invalid content part: input_audio: want an object, got a number"},
+		{"fractional tokens", `{"messages": [{"role": "assistant", "content": "x", "usage": {"input_tokens": 10.5}}]}`,
+			"evalkit: messages[0].usage: token counts must be whole numbers"},
+		{"tool function of the wrong type", `{"messages": [], "tools": [{"type": "function", "function": 5}]}`,
+			"evalkit: tools[0].function: want an object {name, description, parameters}, got a number"},
 		{"negative usage", `{"messages": [{"role": "assistant", "content": "x", "usage": {"input_tokens": -3}}]}`,
 			"evalkit: messages[0].usage: token counts and cost must not be negative"},
 		{"usage of the wrong type", `{"messages": [{"role": "assistant", "content": "x", "usage": {"cost_usd": "cheap"}}]}`,
@@ -345,4 +349,20 @@ func TestLoadTauBench(t *testing.T) {
 	}
 	assert.Equal(t, map[string]any{"source": "tau-bench", "task_id": 0.0, "trial": 0.0, "reward": 0.0}, airline[0].Metadata)
 	require.Len(t, retail[0].Tools, 16)
+}
+
+func TestDecodeMediaParts(t *testing.T) {
+	tr, err := evalkit.Decode([]byte(`{"messages": [{"role": "user", "content": [
+		{"type": "text", "text": "What is this?"},
+		{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}},
+		{"type": "document", "source": {"type": "url", "url": "https://example.test/a.pdf"}},
+		{"type": "input_audio", "input_audio": {"data": "UklG", "format": "wav"}}
+	]}, {"role": "assistant", "content": "A cat.", "usage": {"input_tokens": 10.0, "output_tokens": 3, "cost_usd": 0.0001}}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, []evalkit.Part{
+		{Type: "image", MIMEType: "image/png", Data: "AAAA"},
+		{Type: "file", URL: "https://example.test/a.pdf"},
+		{Type: "audio", MIMEType: "audio/wav", Data: "UklG"},
+	}, tr.Messages[0].Parts)
+	assert.Equal(t, &evalkit.Usage{InputTokens: 10, OutputTokens: 3, CostUSD: 0.0001}, tr.Messages[1].Usage)
 }

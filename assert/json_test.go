@@ -331,7 +331,7 @@ func TestJSONSchemaUnknownKeywords(t *testing.T) {
 		`{"$defs": {"a": {"typ": "string"}}, "$ref": "#/$defs/a"}`:                                                    `unknown keyword "typ" at /$defs/a (did you mean "type"?)`,
 		`{"type": "object", "patternProperties": {"^x/y~": {"minimun": 1}}}`:                                          `unknown keyword "minimun" at /patternProperties/^x~1y~0 (did you mean "minimum"?)`,
 		`{"type": "object", "dependentSchemas": {"a": {"requred": ["b"]}}}`:                                           `unknown keyword "requred" at /dependentSchemas/a (did you mean "required"?)`,
-		`{"type": "string", "nullable": true}`:                                                                        `"nullable" at (root) is OpenAPI 3.0, not JSON Schema, and would be ignored: allow null with "type": ["string", "null"]`,
+		`{"type": "string", "nullable": true}`:                                                                        `"nullable": true at (root) is OpenAPI 3.0, not JSON Schema, and would be ignored: allow null by adding "null" to "type"`,
 		`{"type": "string", "format": "emial"}`:                                                                       `format "emial" at (root) is not one the validator checks (did you mean "email"?)`,
 		`{"type": "string", "format": "idn-email"}`:                                                                   `format "idn-email" at (root) is not one the validator checks`,
 		`{"id": "order", "type": "object"}`:                                                                           `keyword "id" at (root) is not part of 2020-12, which would ignore it (did you mean "$id"?)`,
@@ -453,4 +453,11 @@ func TestJSONSchemaBoundedMessages(t *testing.T) {
 	testify.Contains(t, msg, "invalid JSON Schema: not valid against its meta-schema")
 	msg = schemaErr(t, `{"type": "object", "`+hugeKey+`": 1}`)
 	testify.Less(t, len(msg), 1000, msg)
+}
+
+// OpenAPI 3.0's "nullable": false says what JSON Schema says anyway.
+func TestJSONSchemaNullableFalse(t *testing.T) {
+	res, err := assert.JSONSchema{Schema: `{"type": "integer", "nullable": false}`}.Check(context.Background(), jsonAnswer(`7`))
+	require.NoError(t, err)
+	testify.True(t, res.Passed, res.Summary)
 }

@@ -345,10 +345,13 @@ func compileQuery(check, param, expr string) (*query.Query, error) {
 // JSON found as JSONValid documents (see AllowWrapped and ExtractJSON).
 // Each field is a JMESPath path ("id", "customer.email", tags."created-by",
 // "items[0].sku"), present when it selects a non-null value: an explicit
-// null counts as absent, since JMESPath cannot tell null from missing.
+// null counts as absent, since JMESPath cannot tell null from missing. A
+// bare key name that JMESPath would not read as one key ("x-request-id",
+// "order id": no dots, brackets or operators) is taken as that key.
 // Score is the fraction of fields present (with Session scope, the mean
 // over messages). Output that is not JSON fails; a field that is not a valid
-// path (tags.created-by included: quote keys holding '-', see JSONPath), an
+// path (tags.created-by included: quote keys holding '-' in a path, see
+// JSONPath), an
 // empty field or an empty list is an error (a *ParamError on "fields").
 // A failure lists the first ten missing fields and counts the rest.
 //
@@ -388,13 +391,29 @@ func (c FieldPresence) queries() ([]*query.Query, error) {
 		if f == "" {
 			return nil, paramErr("field_presence", "fields", "item %d is empty: want a field path", i)
 		}
-		q, err := query.Compile(f)
+		q, err := query.Compile(fieldPath(f))
 		if err != nil {
 			return nil, paramErr("field_presence", "fields", "item %d, %s: %v", i, excerpt(f), err)
 		}
 		qs[i] = q
 	}
 	return qs, nil
+}
+
+// fieldPath reads a field as a JMESPath path, except a bare key name that is
+// not a JMESPath identifier ("x-request-id", "order id", as PromptKit
+// configs write field names): that is one key, and is quoted.
+func fieldPath(f string) string {
+	if strings.ContainsAny(f, ".[]{}()'\"`|&!*?=<>@$,:") {
+		return f
+	}
+	for i, r := range f {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			quoted, _ := json.Marshal(f)
+			return string(quoted)
+		}
+	}
+	return f
 }
 
 // Check implements Check.

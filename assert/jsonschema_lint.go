@@ -173,7 +173,11 @@ func (l *schemaLinter) walk(v any, ptr string, draft int) {
 		kw, known := schemaKeywords[k]
 		switch {
 		case k == "nullable":
-			l.problems = append(l.problems, fmt.Sprintf(`"nullable" at %s is OpenAPI 3.0, not JSON Schema, and would be ignored: allow null with "type": ["string", "null"]`, at))
+			// OpenAPI 3.0's nullable: false says what JSON Schema says
+			// anyway; true would be ignored, so null would be refused.
+			if obj[k] == true {
+				l.problems = append(l.problems, fmt.Sprintf(`"nullable": true at %s is OpenAPI 3.0, not JSON Schema, and would be ignored: allow null by adding "null" to "type"`, at))
+			}
 			continue
 		case !known:
 			hint := suggestKeyword(k)

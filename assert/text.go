@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 	"unicode"
@@ -252,9 +253,10 @@ func isWordRune(r rune) bool {
 // Regex passes when Pattern (Go RE2 syntax) matches the output, or with
 // NoMatch when it does not. Semantics are RE2's: ^ and $ bind to the whole
 // text unless the pattern sets (?m); matching is case-sensitive unless it sets
-// (?i). Only a match of at least one character counts, and a pattern that
-// matches the empty string ("refund|", "x*", "^") is an error: it would pass
-// on any text. CRLF line endings read as LF, so (?m)^...$ works on Windows-style
+// (?i). A pattern that can match an empty string ("refund|", "x*", "\b\d*",
+// "(?m)^$") is an error, since it would pass on any text; with NoMatch it is
+// allowed, as `^\s*$` with NoMatch is a real check ("the answer is not
+// blank"). CRLF line endings read as LF, so (?m)^...$ works on Windows-style
 // text. With Turn scope (the default) it reads the last assistant message;
 // with Session scope some assistant message must match (with NoMatch, none
 // may). Patterns compile once per process. Score is 1 or 0.
@@ -286,14 +288,54 @@ func (c Regex) validate() error {
 	if c.Pattern == "" {
 		return paramErr("regex", "pattern", "empty: an empty pattern matches any text")
 	}
-	re, err := compileRegex(c.Pattern)
-	if err != nil {
+	if _, err := compileRegex(c.Pattern); err != nil {
 		return err
 	}
-	if re.MatchString("") {
-		return paramErr("regex", "pattern", "%q matches the empty string, so it matches any text: require at least one character", c.Pattern)
+	if !c.NoMatch && canMatchEmpty(c.Pattern) {
+		return paramErr("regex", "pattern", "%q can match an empty string, so it matches any text: require at least one character", c.Pattern)
 	}
 	return nil
+}
+
+// canMatchEmpty reports whether some match of the pattern could hold no
+// characters, taking every anchor and boundary (^, $, \b) as satisfiable:
+// "refund|", "x*", "\b\d*", "(?m)^$". Such a pattern proves nothing when it
+// matches. The pattern must already compile.
+func canMatchEmpty(pattern string) bool {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	return nullable(re.Simplify())
+}
+
+func nullable(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpStar, syntax.OpQuest:
+		return true
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return nullable(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || nullable(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !nullable(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if nullable(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return false // character classes, any character, no match
 }
 
 // Check implements Check.
@@ -307,7 +349,7 @@ func (c Regex) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) 
 		return Result{}, err
 	}
 	for _, o := range outs {
-		loc := nonEmptyMatch(re, o.text)
+		loc := re.FindStringIndex(o.text)
 		if loc == nil {
 			continue
 		}
@@ -321,23 +363,6 @@ func (c Regex) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) 
 		return pass(1, "no match in "+scopeWords(outs)), nil
 	}
 	return fail(0, "no match", searched(outs)...), nil
-}
-
-// nonEmptyMatch returns the first match that holds at least one character.
-// An empty match (a lone \b or ^, say) is no evidence that the text says
-// anything; patterns that match "" everywhere are rejected by validate, and
-// this skips the empty matches of the others, within a bound.
-func nonEmptyMatch(re *regexp.Regexp, text string) []int {
-	loc := re.FindStringIndex(text)
-	if loc == nil || loc[1] > loc[0] {
-		return loc
-	}
-	for _, loc := range re.FindAllStringIndex(text, 4096) {
-		if loc[1] > loc[0] {
-			return loc
-		}
-	}
-	return nil
 }
 
 var regexCache sync.Map // pattern -> *regexp.Regexp

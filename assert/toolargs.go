@@ -63,7 +63,7 @@ type ExpectedCall struct {
 // Scope defaults to Session. Errors (*ParamError): no tool name, a name with
 // leading or trailing whitespace, both Tool and Calls, an empty Calls entry,
 // expected arguments that encoding/json cannot encode, or, when the
-// transcript declares its tools, a tool neither declared nor called in it
+// transcript declares its tools, a tool that is a near miss of a declared tool
 // (see ToolsNotCalled).
 //
 // Registry type "tool_args" ("tool_args_session" fixes Session scope),

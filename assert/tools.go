@@ -29,9 +29,9 @@ import (
 //
 // A tool check given a tool name it could never see is an error, not a
 // verdict: an empty name, one with leading or trailing whitespace, and, when
-// the transcript declares its tools, one that is neither declared nor called
-// anywhere in it (a typo such as "issue_refnd" would make tools_not_called
-// pass forever). That last cross-check needs the transcript, so Check makes
+// the transcript declares its tools, a near miss of a declared or called
+// name that is itself neither (a typo such as "issue_refnd" would make
+// tools_not_called pass forever). That last cross-check needs the transcript, so Check makes
 // it, not Registry.Build.
 
 func toolChecks() map[string]func(*params) (Check, error) {
@@ -69,7 +69,7 @@ func toolChecks() map[string]func(*params) (Check, error) {
 // Errors (*ParamError): no tool names, an empty name or one with leading or
 // trailing whitespace, a negative bound, MinCalls (1 when nil) above
 // MaxCalls, MinCalls 0 without MaxCalls (it would check nothing), or, when
-// the transcript declares its tools, a name neither declared nor called in it
+// the transcript declares its tools, a name that is a near miss of a declared tool
 // (see ToolsNotCalled).
 //
 // Registry type "tools_called" (alias "tool_called"; "tools_called_session"
@@ -210,13 +210,15 @@ func (c ToolsCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 // leading or trailing whitespace (" issue_refund" matches no call, so the
 // check could never fail). When the transcript declares its tools
 // (Transcript.Tools), a name that is neither declared nor called anywhere in
-// the transcript is a typo, and Check returns a *ParamError with the nearest
-// known name:
+// the transcript but is within a few edits of one that is, is a typo, and
+// Check returns a *ParamError with the nearest known name:
 //
 //	tools_not_called: param "tool_names": "issue_refnd" is not among the transcript's 16 tools and was never called (did you mean "issue_refund"?)
 //
 // A tool called without being declared is fine (models call tools that do
-// not exist); without declared tools there is no cross-check. The other
+// not exist), and so is a name far from every known one (a guard against a
+// tool the model must not invent); without declared tools there is no
+// cross-check. The other
 // tool checks cross-check the names they are given the same way.
 //
 // Registry type "tools_not_called" ("tools_not_called_session" fixes Session
@@ -281,7 +283,7 @@ func (c ToolsNotCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result
 // Errors (*ParamError): neither Min nor Max set, or only Min 0 (PromptKit
 // passes such a check vacuously), a negative bound, Min above Max, a Tool
 // with leading or trailing whitespace, or, when the transcript declares its
-// tools, a Tool neither declared nor called in it (see ToolsNotCalled).
+// tools, a Tool that is a near miss of a declared one (see ToolsNotCalled).
 //
 // Registry type "tool_call_count", params: tool, min, max, scope. As
 // PromptKit's tool_call_count.

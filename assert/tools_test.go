@@ -452,8 +452,11 @@ func TestToolChecksUndeclaredTools(t *testing.T) {
 			summary: `tool_args: param "tool_name": ` + typo},
 		{name: "tool_args list", tr: tr, check: "tool_args", want: ERROR, param: "calls[1].tool_name", params: map[string]any{"calls": []any{
 			map[string]any{"name": "get_user_details", "args": map[string]any{}}, map[string]any{"name": "issue_refnd", "args": map[string]any{}}}}},
-		{name: "no close name", tr: tr, check: "tools_not_called", params: map[string]any{"tools": "drop_database"}, want: ERROR, param: "tool_names",
-			summary: `tools_not_called: param "tool_names": "drop_database" is not among the transcript's 16 tools and was never called`},
+		// A name far from every known one may be deliberate: a tool the
+		// model must not invent, or a check shared across agent setups.
+		{name: "no close name: a deliberate guard", tr: tr, check: "tools_not_called", params: map[string]any{"tools": "drop_database"}, want: PASS},
+		{name: "no close name: missing is a failure", tr: tr, check: "tools_called", params: map[string]any{"tools": "web_search"}, want: FAIL},
+		{name: "an invisible character is an error", tr: toolCalls("issue_refund"), check: "tools_not_called", params: map[string]any{"tools": "issue\u200b_refund"}, want: ERROR, param: "tool_names"},
 
 		{name: "declared, not called", tr: tr, check: "tools_not_called", params: map[string]any{"tools": "issue_refund"}, want: PASS},
 		{name: "declared, not called, missing", tr: tr, check: "tools_called", params: map[string]any{"tools": "issue_refund"}, want: FAIL},
@@ -676,7 +679,7 @@ func TestToolChecksBoundedOutput(t *testing.T) {
 		"whitespace":     assert.ToolsCalled{Tools: []string{" " + huge}},
 		"count":          assert.ToolCallCount{Tool: huge + " ", Max: toolInt(1)},
 		"listed twice":   assert.ToolsCalled{Tools: []string{huge, huge}, MaxCalls: toolInt(1)},
-		"undeclared":     assert.ToolsNotCalled{Tools: []string{huge}},
+		"invisible":      assert.ToolsNotCalled{Tools: []string{huge + "\u200b" + huge}},
 		"args, tool":     assert.ToolArgs{Tool: huge + "\n"},
 		"sequence, tool": assert.ToolCallSequence{Sequence: []string{"\t" + huge}},
 	} {

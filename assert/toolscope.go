@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
@@ -202,6 +203,8 @@ func toolNameProblem(n string) string {
 		return "is empty: want a tool name"
 	case strings.TrimSpace(n) != n:
 		return quoteName(n) + " has leading or trailing whitespace: tool names match exactly"
+	case strings.IndexFunc(n, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) >= 0:
+		return quoteName(n) + " holds white space or an invisible character: tool names match exactly"
 	}
 	return ""
 }
@@ -215,7 +218,8 @@ type toolRef struct {
 // undeclared cross-checks the tool names a check was given against the
 // transcript: when the transcript declares its tools (Transcript.Tools), a
 // name that is neither declared nor used anywhere in the transcript (by a
-// call, or as a tool message's name) is almost certainly a typo, and an
+// call, or as a tool message's name) but within a few edits of one that
+// is, is almost certainly a typo, and an
 // error naming the parameter, with the nearest known name. A tool that was
 // called without being declared is fine: models call tools that do not
 // exist. Without declared tools nothing is checked. It reads the whole
@@ -246,11 +250,15 @@ func undeclared(check string, tr *evalkit.Transcript, refs ...toolRef) error {
 			if known[n] {
 				continue
 			}
-			msg := fmt.Sprintf("%s is not among the transcript's %s and was never called", quoteName(n), plural(declared, "tool"))
-			if near := nearestName(n, known); near != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", quoteName(near))
+			// A name far from every known one may be deliberate: a tool the
+			// model must not invent, a check shared across agent setups.
+			// A near miss is a typo that would make the check vacuous.
+			near := nearestName(n, known)
+			if near == "" {
+				continue
 			}
-			return paramErr(check, r.param, "%s", msg)
+			return paramErr(check, r.param, "%s is not among the transcript's %s and was never called (did you mean %s?)",
+				quoteName(n), plural(declared, "tool"), quoteName(near))
 		}
 	}
 	return nil

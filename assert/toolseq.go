@@ -19,7 +19,7 @@ import (
 //
 // Scope defaults to Session. An empty sequence or name, a name with leading
 // or trailing whitespace, or, when the transcript declares its tools, a name
-// neither declared nor called in it (see ToolsNotCalled) is an error
+// that is a near miss of a declared tool (see ToolsNotCalled) is an error
 // (*ParamError).
 //
 // Registry type "tool_call_sequence", params: sequence, scope. As PromptKit's
