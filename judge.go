@@ -1,0 +1,204 @@
+package evalkit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// Judge grades content against criteria and returns a Verdict: an LLM behind
+// an API (packages openaijudge, anthropicjudge), a recording of one (package
+// golden), a panel of judges, or a fake (package judgefake).
+//
+// A judge that cannot produce a verdict — the model's answer is unreadable,
+// the API failed, the context ended — returns an error, never a failing or a
+// passing verdict: a broken judge must not be charged to the agent under
+// test, and must never pass it.
+type Judge interface {
+	Judge(ctx context.Context, req JudgeRequest) (Verdict, error)
+}
+
+// JudgeFunc adapts a function to a Judge.
+type JudgeFunc func(ctx context.Context, req JudgeRequest) (Verdict, error)
+
+// Judge calls f.
+func (f JudgeFunc) Judge(ctx context.Context, req JudgeRequest) (Verdict, error) {
+	return f(ctx, req)
+}
+
+// JudgeRequest is what a judge is asked to grade. It is plain data: a
+// recording keys on its canonical JSON together with the judge's Identity,
+// so two requests that could get different verdicts never share a key.
+type JudgeRequest struct {
+	// Criteria says what to judge, in the user's words: "Confirms the
+	// refund and states the amount". Required.
+	Criteria string `json:"criteria"`
+	// Rubric is optional scoring guidance: what earns which score.
+	Rubric string `json:"rubric,omitempty"`
+	// Input is the user's request the content answers, when known (the
+	// last user message for an answer; empty for a whole transcript).
+	Input string `json:"input,omitempty"`
+	// Content is the text under judgment: the assistant's answer, or a
+	// transcript rendered with roles, tool calls and results (see
+	// RenderTranscript). Its kind says which.
+	Content string `json:"content"`
+	// Kind says what Content holds: ContentAnswer (the default),
+	// ContentTranscript or ContentToolCalls.
+	Kind ContentKind `json:"kind,omitempty"`
+	// Reference is an optional reference answer to compare against.
+	Reference string `json:"reference,omitempty"`
+	// Context holds optional context documents (retrieved passages, a
+	// policy) the content should be judged against.
+	Context []string `json:"context,omitempty"`
+	// Scale is the range the judge scores on; the zero Scale means
+	// DefaultScale. A verdict's Score is normalized from it to [0,1].
+	Scale Scale `json:"scale"`
+	// VerdictSchema, when set, is a JSON Schema the judge's verdict object
+	// must satisfy (a judge asks the model for structured output in that
+	// shape; grading may then read its fields).
+	VerdictSchema json.RawMessage `json:"verdict_schema,omitempty"`
+	// SystemPrompt, when set, replaces the judge's own system prompt
+	// (PromptKit's system_prompt).
+	SystemPrompt string `json:"system_prompt,omitempty"`
+	// Model, when set, is the model the check asks for (PromptKit's model
+	// param): a judge uses it instead of its own default, or returns an
+	// error when it cannot.
+	Model string `json:"model,omitempty"`
+}
+
+// Validate returns an error for a request no judge can answer: no criteria,
+// or a scale that cannot normalize a score.
+func (r JudgeRequest) Validate() error {
+	if r.Criteria == "" {
+		return fmt.Errorf("evalkit: judge request has no criteria")
+	}
+	switch r.Kind {
+	case ContentAnswer, ContentTranscript, ContentToolCalls:
+	default:
+		return fmt.Errorf("evalkit: judge request has unknown content kind %q", r.Kind)
+	}
+	return r.Scale.OrDefault().Validate()
+}
+
+// ContentKind names what a JudgeRequest's Content holds.
+type ContentKind string
+
+// The kinds of content a judge grades.
+const (
+	ContentAnswer     ContentKind = ""           // the assistant's answer
+	ContentTranscript ContentKind = "transcript" // a whole conversation, rendered
+	ContentToolCalls  ContentKind = "tool_calls" // the tool calls and results only
+)
+
+// Scale is the range of raw scores a judge gives, inclusive: 1 to 10 for an
+// MT-Bench-style judge, 0 to 1 for a probability-like one.
+type Scale struct {
+	Min float64 `json:"min"`
+	Max float64 `json:"max"`
+}
+
+// DefaultScale is the scale of a request that sets none: 0 to 10, which
+// models grade reliably in whole numbers and which leaves 0 for "fails
+// completely".
+var DefaultScale = Scale{Min: 0, Max: 10}
+
+// OrDefault returns s, or DefaultScale when s is the zero Scale.
+func (s Scale) OrDefault() Scale {
+	if s == (Scale{}) {
+		return DefaultScale
+	}
+	return s
+}
+
+// Validate returns an error for a scale that cannot normalize a score: a
+// non-finite bound, or Min not below Max.
+func (s Scale) Validate() error {
+	if math.IsNaN(s.Min) || math.IsInf(s.Min, 0) || math.IsNaN(s.Max) || math.IsInf(s.Max, 0) {
+		return fmt.Errorf("evalkit: scale [%v, %v] has a bound that is not a finite number", s.Min, s.Max)
+	}
+	if s.Min >= s.Max {
+		return fmt.Errorf("evalkit: scale [%v, %v]: min must be below max", s.Min, s.Max)
+	}
+	return nil
+}
+
+// Normalize maps a raw score on the scale to [0,1]: (raw − Min)/(Max − Min).
+// It returns an error for a raw score outside the scale or not finite, and
+// for an invalid scale: a judge that wrote 11 on a 1–10 scale said
+// something its parser must not guess about.
+func (s Scale) Normalize(raw float64) (float64, error) {
+	if err := s.Validate(); err != nil {
+		return 0, err
+	}
+	if math.IsNaN(raw) || math.IsInf(raw, 0) {
+		return 0, fmt.Errorf("evalkit: score %v is not a finite number", raw)
+	}
+	if raw < s.Min || raw > s.Max {
+		return 0, fmt.Errorf("evalkit: score %v is outside the scale [%v, %v]", raw, s.Min, s.Max)
+	}
+	return (raw - s.Min) / (s.Max - s.Min), nil
+}
+
+// Verdict is a judge's answer.
+type Verdict struct {
+	// Score is the verdict's score normalized to [0,1] by the request's
+	// Scale; meaningful only when Scored.
+	Score float64 `json:"score"`
+	// RawScore is the score as the judge wrote it, on the Scale.
+	RawScore float64 `json:"raw_score"`
+	// Scored reports whether the judge gave a score at all: a pairwise
+	// judge that answers "[[A]]" gives a Label and no score.
+	Scored bool `json:"scored"`
+	// Label is a categorical verdict as the judge wrote it: "A", "B" or
+	// "C" (tie) for a pairwise judge, a grade, "pass".
+	Label string `json:"label,omitempty"`
+	// Passed is the judge's own pass/fail, when it gave one.
+	Passed *bool `json:"passed,omitempty"`
+	// Reasoning is the judge's explanation.
+	Reasoning string `json:"reasoning,omitempty"`
+	// Criteria are per-criterion scores when the judge scored several
+	// named criteria (a multi-dimension rubric).
+	Criteria []CriterionScore `json:"criteria,omitempty"`
+	// Fields is the verdict object as the judge wrote it, when it answered
+	// in JSON: grading by a boolean field or a verdict JSON Schema reads it.
+	Fields map[string]any `json:"fields,omitempty"`
+	// Raw is the judge's whole answer, unparsed.
+	Raw string `json:"raw,omitempty"`
+	// Model is the model that judged, as the provider reported it.
+	Model string `json:"model,omitempty"`
+	// Usage is the judge call's tokens and cost (USD).
+	Usage Usage `json:"usage"`
+}
+
+// CriterionScore is one criterion's score in a multi-dimension verdict.
+type CriterionScore struct {
+	Name string `json:"name"`
+	// Score is normalized to [0,1]; RawScore is as written.
+	Score     float64 `json:"score"`
+	RawScore  float64 `json:"raw_score"`
+	Reasoning string  `json:"reasoning,omitempty"`
+}
+
+// Identity describes a judge for recordings to key on: two judges with the
+// same identity given the same request are expected to give the same
+// verdict. Credentials and transport details are never part of it.
+type Identity struct {
+	// Provider is the kind of judge: "openai", "anthropic", or a user's name.
+	Provider string `json:"provider"`
+	// Model is the model asked to judge.
+	Model string `json:"model,omitempty"`
+	// Settings are the generation settings that can change a verdict
+	// (temperature, max tokens, seed, ...), as the provider names them.
+	// An omitted setting is absent here, not zero: a provider default is
+	// not the same as an explicit 0.
+	Settings map[string]any `json:"settings,omitempty"`
+	// PromptVersion names the judge's prompt template version.
+	PromptVersion string `json:"prompt_version,omitempty"`
+}
+
+// Identifier is implemented by judges that can be recorded and replayed.
+// Judges without an identity (fakes, closures) are never recorded.
+type Identifier interface {
+	Identity() Identity
+}
