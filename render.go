@@ -1,0 +1,293 @@
+package evalkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// RenderOptions selects what RenderTranscript shows and bounds its length.
+// The zero value renders the whole transcript with the default bounds.
+type RenderOptions struct {
+	// ToolCallsOnly renders only the tool calls and their results, without
+	// the messages' text (PromptKit's llm_judge_tool_calls).
+	ToolCallsOnly bool
+	// Tools, when not empty, keeps only the calls to these tools (and their
+	// results); other messages are unaffected.
+	Tools []string
+	// MaxContent bounds each message text, each call's arguments and each
+	// tool result, in bytes; longer ones keep their start and end around a
+	// "[… N bytes cut …]" marker. Zero or less means 4000.
+	MaxContent int
+	// MaxTotal bounds the whole rendering to about that many bytes: when
+	// it is longer, whole entries are cut from the middle (the first third
+	// of the budget keeps the start, the rest the end, where the outcome
+	// is) and a "[… N entries cut, M bytes …]" line marks the gap. Zero or
+	// less means 64000.
+	MaxTotal int
+}
+
+// Default bounds of RenderTranscript, in bytes.
+const (
+	defaultMaxContent = 4000
+	defaultMaxTotal   = 64000
+)
+
+// RenderTranscript renders tr as plain text for a judge to read: each
+// message with its role, each tool call with its name and arguments, and the
+// call's result under it, in the order they happened. The rendering is a
+// pure function of tr and opts (no ids, no times, no map order), so a
+// recording keyed on it stays valid; its format is part of evalkit's
+// compatibility promise and changes only with a new judge prompt version.
+//
+// The format, one entry per message or tool call:
+//
+//		system: You are a refund agent.
+//		user: Refund order #W123
+//		assistant: Let me look that order up.
+//		tool call 1: get_order_details({"order_id":"#W123"})
+//		  result: {"total": 42}
+//		tool call 2: issue_refund({"order_id":"#W124","amount":42})
+//		  result (error): Error: order not found
+//		assistant: I could not refund it.
+//		  Please check the order number.
+//
+//	  - A message is "role: text"; a participant's name follows the role in
+//	    parentheses ("user (alice): ..."). Lines after the first are indented
+//	    by two spaces (four under a result), so no text can pass for an entry
+//	    of its own. CRLF reads as LF; trailing line breaks are dropped.
+//	  - An empty message reads "(empty)". Media parts read "[image (image/png)
+//	    not shown]", on lines of their own. An answer cut off by the token
+//	    limit (finish reason "length") is marked "[cut off by the token limit]".
+//	  - Tool calls follow the text of the assistant message that made them,
+//	    numbered by their position among all the transcript's calls (so a
+//	    filtered rendering shows gaps). Arguments are compact JSON, or the
+//	    text as written when it is not JSON (cut off, say); no arguments read
+//	    "()". Under each call, its result, marked "(error)" when the tool
+//	    failed, or "(no result)" when none arrived. Call ids are not shown:
+//	    they carry no meaning for a judge and differ between runs.
+//	  - Tool messages that answer no call (see Transcript.OrphanResults) come
+//	    last, as "tool result answering no call (name): text".
+//	  - With ToolCallsOnly, only the "tool call" entries and the orphan
+//	    results are rendered, and "(no tool calls)" when there are none.
+//	  - A transcript without messages, or nil, renders "(no messages)".
+func RenderTranscript(tr *Transcript, opts RenderOptions) string {
+	maxContent, maxTotal := opts.MaxContent, opts.MaxTotal
+	if maxContent <= 0 {
+		maxContent = defaultMaxContent
+	}
+	if maxTotal <= 0 {
+		maxTotal = defaultMaxTotal
+	}
+	r := renderer{maxContent: maxContent, tools: opts.Tools}
+	if tr == nil || len(tr.Messages) == 0 {
+		return "(no messages)"
+	}
+	calls, orphans := linkToolCalls(tr.Messages)
+	next := 0 // the index in calls of the next message's first call
+	for _, m := range tr.Messages {
+		if m.Role == RoleTool {
+			continue // rendered under the call it answers, or as an orphan
+		}
+		if !opts.ToolCallsOnly {
+			r.message(m)
+		}
+		if m.Role == RoleAssistant {
+			for i := range m.ToolCalls {
+				r.call(next+i+1, calls[next+i])
+			}
+			next += len(m.ToolCalls)
+		}
+	}
+	for _, o := range orphans {
+		r.orphan(o)
+	}
+	if len(r.entries) == 0 {
+		return "(no tool calls)"
+	}
+	return bound(r.entries, maxTotal)
+}
+
+type renderer struct {
+	maxContent int
+	tools      []string
+	entries    []string
+}
+
+func (r *renderer) message(m Message) {
+	var b strings.Builder
+	text := r.text(m.Content)
+	head := string(m.Role)
+	if head == "" {
+		head = "(no role)"
+	}
+	if m.Name != "" {
+		head += " (" + oneLineName(m.Name) + ")"
+	}
+	switch {
+	case text != "":
+		b.WriteString(head + ": " + indent(text, "  "))
+	case len(m.Parts) > 0:
+		b.WriteString(head + ":")
+	case m.Role == RoleAssistant && len(m.ToolCalls) > 0:
+		// An assistant message that only called tools: its calls speak.
+	default:
+		b.WriteString(head + ": (empty)")
+	}
+	for _, p := range m.Parts {
+		what := p.Type
+		if what == "" {
+			what = "part"
+		}
+		if p.MIMEType != "" {
+			what += " (" + p.MIMEType + ")"
+		}
+		b.WriteString("\n  [" + oneLineName(what) + " not shown]")
+	}
+	if m.FinishReason == "length" {
+		if b.Len() == 0 {
+			b.WriteString(head + ":")
+		}
+		b.WriteString("\n  [cut off by the token limit]")
+	}
+	if b.Len() > 0 {
+		r.entries = append(r.entries, b.String())
+	}
+}
+
+func (r *renderer) call(n int, c ToolCall) {
+	if len(r.tools) > 0 && !slices.Contains(r.tools, c.Name) {
+		return
+	}
+	name := c.Name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "tool call %d: %s(%s)", n, oneLineName(name), indent(r.args(c.Args), "  "))
+	switch res := c.Result; {
+	case res == nil:
+		b.WriteString("\n  (no result)")
+	default:
+		b.WriteString("\n  result")
+		if res.IsError {
+			b.WriteString(" (error)")
+		}
+		b.WriteString(": ")
+		content := r.text(res.Content)
+		if content == "" {
+			content = "(empty)"
+		}
+		b.WriteString(indent(content, "    "))
+	}
+	r.entries = append(r.entries, b.String())
+}
+
+func (r *renderer) orphan(o ToolResult) {
+	if len(r.tools) > 0 && !slices.Contains(r.tools, o.Name) {
+		return
+	}
+	what := o.Name
+	if what == "" {
+		what = "unnamed"
+	}
+	if o.IsError {
+		what += ", error"
+	}
+	content := r.text(o.Content)
+	if content == "" {
+		content = "(empty)"
+	}
+	r.entries = append(r.entries, "tool result answering no call ("+oneLineName(what)+"): "+indent(content, "  "))
+}
+
+// text is a message text or tool result as rendered: CRLF read as LF,
+// trailing line breaks dropped, bounded.
+func (r *renderer) text(s string) string {
+	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	return cutMiddle(s, r.maxContent)
+}
+
+// args renders a call's arguments: compact JSON, or the text as written.
+func (r *renderer) args(raw json.RawMessage) string {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return ""
+	}
+	var buf bytes.Buffer
+	if json.Valid(trimmed) && json.Compact(&buf, trimmed) == nil {
+		return cutMiddle(buf.String(), r.maxContent)
+	}
+	return r.text(string(raw))
+}
+
+// indent puts prefix before every line of s after the first.
+func indent(s, prefix string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// oneLineName keeps a name, role or media type on its line: line breaks
+// read as spaces, so a name cannot forge an entry.
+func oneLineName(s string) string {
+	s = strings.ReplaceAll(s, "\r", " ")
+	return cutMiddle(strings.ReplaceAll(s, "\n", " "), 200)
+}
+
+// cutMiddle bounds s to about max bytes, keeping its start and end on rune
+// boundaries around a marker saying how much was cut.
+func cutMiddle(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	head, tail := max/2, max-max/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	start := len(s) - tail
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return s[:head] + "[… " + strconv.Itoa(start-head) + " bytes cut …]" + s[start:]
+}
+
+// bound joins entries with line breaks, cutting whole entries from the
+// middle when the result would pass max bytes: the first third of the
+// budget keeps the first entries, the rest the last ones.
+func bound(entries []string, max int) string {
+	total := len(entries) - 1
+	for _, e := range entries {
+		total += len(e)
+	}
+	if total <= max {
+		return strings.Join(entries, "\n")
+	}
+	const markerRoom = 64 // "[… N entries cut, M bytes …]" and its line breaks
+	budget := max - markerRoom
+	head, used := 0, 0
+	for head < len(entries) && used+len(entries[head])+1 <= budget/3 {
+		used += len(entries[head]) + 1
+		head++
+	}
+	tail := len(entries)
+	for tail > head && used+len(entries[tail-1])+1 <= budget {
+		used += len(entries[tail-1]) + 1
+		tail--
+	}
+	if head == 0 && tail == len(entries) {
+		// Not even one entry fits whole: cut the text itself.
+		return cutMiddle(strings.Join(entries, "\n"), max)
+	}
+	cut := 0
+	for _, e := range entries[head:tail] {
+		cut += len(e) + 1
+	}
+	kept := slices.Concat(entries[:head], []string{fmt.Sprintf("[… %d entries cut, %d bytes …]", tail-head, cut)}, entries[tail:])
+	return strings.Join(kept, "\n")
+}
