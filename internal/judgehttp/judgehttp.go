@@ -1,0 +1,431 @@
+// Package judgehttp is the plumbing the real judges share: one JSON POST
+// with bounded retries, backoff that honours Retry-After, the context's
+// deadline respected, and errors that say what happened on the wire without
+// ever holding a credential; and the price-table lookup (LookupPrice).
+//
+//	c := &judgehttp.Client{Name: "openaijudge", HTTP: http.DefaultClient, MaxRetries: 3}
+//	resp, err := c.Post(ctx, url, header, body)
+//	// err: "openaijudge: 4 attempts: HTTP 429 rate limited (Retry-After 2s): Rate limit reached"
+//
+// What is retried: HTTP 408, 429 and every 5xx (Anthropic's 529 "overloaded"
+// included), a response that did not arrive within the attempt timeout, and
+// connection failures (refused, reset, a body cut off mid-read). What is
+// not: any other status, an unknown host, a certificate that does not
+// verify, and a context that has ended.
+//
+// The wait before retry n (counting from 0) is the server's Retry-After when
+// it sends one (retry-after-ms, or Retry-After in seconds or as an HTTP
+// date), else 500 ms × 2^n, at most 30 s. No jitter: a judge makes few calls,
+// and a server that wants callers spread out says so in Retry-After. A wait
+// longer than MaxWait (default one minute), or one that would end after the
+// context's deadline, is not waited: the call fails at once and says why.
+package judgehttp
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Defaults for a Client's zero fields.
+const (
+	DefaultAttemptTimeout = 2 * time.Minute
+	DefaultMaxWait        = time.Minute
+	// MaxBody bounds a successful response body; a judge's answer is a few
+	// kilobytes.
+	MaxBody = 16 << 20
+	// maxErrorBody bounds what is read of an error response.
+	maxErrorBody = 64 << 10
+	// MaxMessage bounds the provider's error message quoted in an Error.
+	MaxMessage = 300
+
+	baseBackoff = 500 * time.Millisecond
+	maxBackoff  = 30 * time.Second
+)
+
+// Client posts JSON to a provider. Its fields are read-only once it is in
+// use; it is safe for concurrent use.
+type Client struct {
+	// Name prefixes every error: "openaijudge".
+	Name string
+	// HTTP sends the requests; nil means http.DefaultClient.
+	HTTP *http.Client
+	// MaxRetries is how many times a failed attempt is retried: 3 means at
+	// most 4 attempts. Negative counts as 0.
+	MaxRetries int
+	// AttemptTimeout bounds one attempt, from sending the request to the
+	// last byte of the response; 0 means DefaultAttemptTimeout.
+	AttemptTimeout time.Duration
+	// MaxWait is the longest wait before a retry, Retry-After included;
+	// 0 means DefaultMaxWait.
+	MaxWait time.Duration
+	// Secrets are replaced by "[redacted]" wherever they would appear in an
+	// error's text (an API key echoed in a proxy's error page, say).
+	Secrets []string
+}
+
+// Response is a successful (2xx) response, read whole.
+type Response struct {
+	Status   int
+	Header   http.Header
+	Body     []byte
+	Attempts int
+}
+
+// Post sends body to url with the given header (Content-Type is set to
+// application/json), retrying as the package doc says, and returns the first
+// 2xx response. Every other outcome is an *Error.
+func (c *Client) Post(ctx context.Context, url string, header http.Header, body []byte) (*Response, error) {
+	client := c.HTTP
+	if client == nil {
+		client = http.DefaultClient
+	}
+	maxRetries := max(c.MaxRetries, 0)
+	attempt := 0
+	for {
+		attempt++
+		resp, fail := c.try(ctx, client, url, header, body)
+		if fail == nil {
+			resp.Attempts = attempt
+			return resp, nil
+		}
+		e := &Error{Name: c.Name, Attempts: attempt, attempt: *fail, secrets: c.Secrets}
+		if !fail.retryable {
+			return nil, e
+		}
+		if attempt > maxRetries {
+			return nil, e
+		}
+		wait := backoff(attempt - 1)
+		if fail.hasRetryAfter {
+			wait = fail.retryAfter
+		}
+		if limit := c.maxWait(); wait > limit {
+			e.Stop = fmt.Sprintf("not retrying: the server asks to wait %v, longer than the %v a judge waits", wait, limit)
+			return nil, e
+		}
+		if deadline, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(deadline) {
+			e.Stop = fmt.Sprintf("not retrying: waiting %v would pass the context deadline (%v left)", wait, time.Until(deadline).Round(time.Millisecond))
+			e.ctxErr = context.DeadlineExceeded
+			return nil, e
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			e.Stop = "stopped waiting to retry: " + ctx.Err().Error()
+			e.ctxErr = ctx.Err()
+			return nil, e
+		case <-timer.C:
+		}
+	}
+}
+
+func (c *Client) maxWait() time.Duration {
+	if c.MaxWait > 0 {
+		return c.MaxWait
+	}
+	return DefaultMaxWait
+}
+
+func (c *Client) attemptTimeout() time.Duration {
+	if c.AttemptTimeout > 0 {
+		return c.AttemptTimeout
+	}
+	return DefaultAttemptTimeout
+}
+
+// backoff is the wait before retry n (from 0) when the server names none.
+func backoff(n int) time.Duration {
+	if n >= 6 {
+		return maxBackoff
+	}
+	return min(baseBackoff<<n, maxBackoff)
+}
+
+// attempt is how one try failed.
+type attempt struct {
+	status        int    // HTTP status; 0 when no response arrived
+	message       string // the provider's error message, bounded
+	param         string // the provider's "param" field, when it names one
+	retryAfter    time.Duration
+	hasRetryAfter bool
+	timeout       time.Duration // the attempt timed out after this long
+	err           error         // the transport or read error
+	retryable     bool
+}
+
+func (c *Client) try(ctx context.Context, client *http.Client, url string, header http.Header, body []byte) (*Response, *attempt) {
+	if err := ctx.Err(); err != nil {
+		return nil, &attempt{err: err}
+	}
+	timeout := c.attemptTimeout()
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, &attempt{err: err}
+	}
+	for k, vs := range header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	req.Header.Set("Content-Type", "application/json")
+
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, transportFailure(ctx, actx, timeout, err)
+	}
+	defer resp.Body.Close()
+
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	limit := int64(maxErrorBody)
+	if ok {
+		limit = MaxBody
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		f := transportFailure(ctx, actx, timeout, fmt.Errorf("reading the response body: %w", err))
+		f.status = resp.StatusCode
+		if !ok {
+			f.retryable = f.retryable && retryableStatus(resp.StatusCode)
+		}
+		return nil, f
+	}
+	if ok {
+		if int64(len(data)) > limit {
+			return nil, &attempt{status: resp.StatusCode, err: fmt.Errorf("the response body is larger than %d MiB", MaxBody>>20)}
+		}
+		return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+	}
+	msg, param := ProviderMessage(data)
+	f := &attempt{status: resp.StatusCode, message: msg, param: param, retryable: retryableStatus(resp.StatusCode)}
+	f.retryAfter, f.hasRetryAfter = RetryAfter(resp.Header, time.Now())
+	return nil, f
+}
+
+// transportFailure classifies an error from sending a request or reading
+// its response.
+func transportFailure(ctx, actx context.Context, timeout time.Duration, err error) *attempt {
+	if ctx.Err() != nil {
+		// The caller's context ended: the caller's deadline or cancel, not
+		// a fault of the server's.
+		return &attempt{err: ctx.Err()}
+	}
+	if actx.Err() != nil {
+		return &attempt{timeout: timeout, err: err, retryable: true}
+	}
+	return &attempt{err: err, retryable: retryableError(err)}
+}
+
+func retryableStatus(status int) bool {
+	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
+}
+
+// retryableError reports whether a transport error may pass: not an unknown
+// host, nor a certificate that fails verification.
+func retryableError(err error) bool {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
+		return false
+	}
+	var certErr *tls.CertificateVerificationError
+	if errors.As(err, &certErr) {
+		return false
+	}
+	return true
+}
+
+// RetryAfter reads how long the server asks the client to wait:
+// retry-after-ms (milliseconds, as OpenAI and Anthropic send it), else
+// Retry-After in seconds or as an HTTP date (RFC 9110), measured from now.
+// A date in the past is a wait of 0. It reports false when neither header
+// holds a value it can read.
+func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e12 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s < 0 || s > 1e9 {
+			return 0, false
+		}
+		return time.Duration(s * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// ProviderMessage reads the error message from an error response body, in
+// the shapes servers use: OpenAI's and Anthropic's {"error": {"message",
+// "param"}}, {"error": "text"} (Ollama, llama.cpp), {"message": "text"},
+// {"detail": "text"} (FastAPI servers), else the body itself as text. The
+// message is bounded to MaxMessage bytes on one line.
+func ProviderMessage(body []byte) (message, param string) {
+	var shape struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	if json.Unmarshal(body, &shape) == nil {
+		var nested struct {
+			Message string `json:"message"`
+			Param   string `json:"param"`
+		}
+		var text string
+		switch {
+		case json.Unmarshal(shape.Error, &nested) == nil && nested.Message != "":
+			return Bound(nested.Message, MaxMessage), nested.Param
+		case json.Unmarshal(shape.Error, &text) == nil && text != "":
+			return Bound(text, MaxMessage), ""
+		case shape.Message != "":
+			return Bound(shape.Message, MaxMessage), ""
+		case json.Unmarshal(shape.Detail, &text) == nil && text != "":
+			return Bound(text, MaxMessage), ""
+		}
+	}
+	return Bound(string(body), MaxMessage), ""
+}
+
+// Bound returns s on one line — runs of white space and control characters
+// become one space — and cut to at most n bytes at a rune boundary, with
+// "…" marking a cut.
+func Bound(s string, n int) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.TrimSpace(s) {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if len(out) <= n {
+		return out
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(out[cut]) {
+		cut--
+	}
+	return out[:cut] + "…"
+}
+
+// Error is a failed call: the last attempt's outcome, how many attempts
+// were made, and why the client stopped. Its text never holds the client's
+// Secrets.
+type Error struct {
+	// Name is the client's name: "openaijudge".
+	Name string
+	// Attempts is how many requests were sent.
+	Attempts int
+	// Stop says why a retryable failure was not retried, when that is not
+	// simply that the retries ran out.
+	Stop string
+
+	attempt
+	ctxErr  error
+	secrets []string
+}
+
+// Status is the last attempt's HTTP status, 0 when no response arrived.
+func (e *Error) Status() int { return e.status }
+
+// Message is the provider's error message from the last response, bounded.
+func (e *Error) Message() string { return e.message }
+
+// Param is the request field the provider's error names, when it names one
+// (OpenAI's "param").
+func (e *Error) Param() string { return e.param }
+
+// Retryable reports whether the last failure was of a retryable kind.
+func (e *Error) Retryable() bool { return e.retryable }
+
+// Error formats the failure as "name: N attempts: cause[: message][; stop]".
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d attempt", e.Name, e.Attempts)
+	if e.Attempts != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(": ")
+	b.WriteString(e.cause())
+	if e.message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.message)
+	}
+	if e.Stop != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Stop)
+	}
+	return Redact(b.String(), e.secrets)
+}
+
+func (e *Error) cause() string {
+	var parts []string
+	if e.status != 0 {
+		s := "HTTP " + strconv.Itoa(e.status)
+		switch e.status {
+		case http.StatusTooManyRequests:
+			s += " rate limited"
+		case 529:
+			s += " overloaded"
+		default:
+			if text := http.StatusText(e.status); text != "" {
+				s += " " + text
+			}
+		}
+		if e.hasRetryAfter {
+			s += fmt.Sprintf(" (Retry-After %v)", e.retryAfter)
+		}
+		parts = append(parts, s)
+	}
+	switch {
+	case e.timeout > 0:
+		parts = append(parts, fmt.Sprintf("timeout: no complete response within %v", e.timeout))
+	case e.err != nil:
+		parts = append(parts, e.err.Error())
+	}
+	return strings.Join(parts, ": ")
+}
+
+// Unwrap returns the transport or context error behind the failure, if any,
+// so errors.Is(err, context.DeadlineExceeded) holds for a call the
+// context's deadline ended.
+func (e *Error) Unwrap() error {
+	if e.ctxErr != nil {
+		return e.ctxErr
+	}
+	return e.err
+}
+
+// Redact replaces every non-empty secret in s by "[redacted]".
+func Redact(s string, secrets []string) string {
+	for _, secret := range secrets {
+		if secret != "" {
+			s = strings.ReplaceAll(s, secret, "[redacted]")
+		}
+	}
+	return s
+}
