@@ -1,0 +1,204 @@
+package assert
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Rules are canonicalization rules: what differences between two strings do
+// not count when they are compared. The zero Rules compare exactly: extra
+// blank lines, a trailing newline or a different case are real differences.
+// Both sides of a comparison are canonicalized, the expected value as well
+// as the actual one, so " Paris" with Trim equals "Paris".
+//
+// The rules apply in this order: IgnoreZeroWidth, CaseInsensitive,
+// TrimLines, CollapseWhitespace, Trim. White space is Unicode's (spaces,
+// tabs, line breaks, no-break spaces).
+//
+// Rules back verdict grading (Passing.Labels) and value matching; the idea,
+// and the rule that an explicit JSON Schema is never canonicalized, are
+// MindTrial's validation rules.
+type Rules struct {
+	// CaseInsensitive compares by full Unicode case folding on NFC text
+	// (Unicode's canonical caseless match): "STRASSE" equals "straße",
+	// and a decomposed "é" equals a composed one.
+	CaseInsensitive bool
+	// Trim removes white space at the start and end.
+	Trim bool
+	// CollapseWhitespace turns each run of white space, line breaks
+	// included, into one space: "hello,   world" equals "hello, world".
+	// It does not trim; combine it with Trim for that.
+	CollapseWhitespace bool
+	// TrimLines removes white space at the start and end of every line
+	// ("\r" of CRLF line endings included); blank lines stay.
+	TrimLines bool
+	// IgnoreZeroWidth removes invisible format characters (Unicode
+	// category Cf: zero-width spaces and joiners, byte-order marks, soft
+	// hyphens, bidi marks), which render as nothing in logs.
+	IgnoreZeroWidth bool
+}
+
+// Text returns s canonicalized by the rules.
+func (r Rules) Text(s string) string {
+	if r.IgnoreZeroWidth {
+		s = stripFormat(s)
+	}
+	if r.CaseInsensitive {
+		s = caseFold(s)
+	}
+	if r.TrimLines {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimSpace(l)
+		}
+		s = strings.Join(lines, "\n")
+	}
+	if r.CollapseWhitespace {
+		s = collapseSpace(s)
+	}
+	if r.Trim {
+		s = strings.TrimSpace(s)
+	}
+	return s
+}
+
+// Canonical returns v with every string canonicalized by the rules: v
+// itself when it is a string, and the strings inside map[string]any and
+// []any values at any depth (object keys are kept as they are, so two keys
+// never merge). Other values are returned as they are; v is not modified.
+func (r Rules) Canonical(v any) any {
+	if r == (Rules{}) {
+		return v
+	}
+	switch v := v.(type) {
+	case string:
+		return r.Text(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = r.Canonical(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = r.Canonical(e)
+		}
+		return out
+	}
+	return v
+}
+
+// Equal reports whether want and got are equal once both are canonicalized:
+// values are first normalized through encoding/json (so 7, 7.0 and a Go
+// int are equal, and a []string equals the []any holding the same strings),
+// then compared deeply with every string canonicalized. A value JSON cannot
+// hold (a channel, a function) is an error.
+func (r Rules) Equal(want, got any) (bool, error) {
+	w, err := normalizeJSON(want)
+	if err != nil {
+		return false, fmt.Errorf("the expected value cannot be compared as JSON: %w", err)
+	}
+	g, err := normalizeJSON(got)
+	if err != nil {
+		return false, fmt.Errorf("the actual value cannot be compared as JSON: %w", err)
+	}
+	return reflect.DeepEqual(r.Canonical(w), r.Canonical(g)), nil
+}
+
+// ruleNames are the rules' names in case files and registry params.
+var ruleNames = []string{"case_insensitive", "trim", "collapse_whitespace", "trim_lines", "ignore_zero_width"}
+
+// set turns on the rule with a case-file name, reporting whether it knows it.
+func (r *Rules) set(name string) bool {
+	switch name {
+	case "case_insensitive":
+		r.CaseInsensitive = true
+	case "trim":
+		r.Trim = true
+	case "collapse_whitespace":
+		r.CollapseWhitespace = true
+	case "trim_lines":
+		r.TrimLines = true
+	case "ignore_zero_width":
+		r.IgnoreZeroWidth = true
+	default:
+		return false
+	}
+	return true
+}
+
+// rules reads a list of rule names, such as ["case_insensitive", "trim"].
+func (p *params) rules(names ...string) (Rules, bool, error) {
+	list, ok, err := p.strs(false, names...)
+	if err != nil || !ok {
+		return Rules{}, ok, err
+	}
+	var r Rules
+	for _, n := range list {
+		if !r.set(n) {
+			return Rules{}, false, p.err(names[0], "unknown rule %q%s; the rules are %s", n, suggest(n, ruleNames), strings.Join(ruleNames, ", "))
+		}
+	}
+	return r, true, nil
+}
+
+// stripFormat removes invisible format characters (category Cf).
+func stripFormat(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// hasFormat reports whether s holds an invisible format character.
+func hasFormat(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) }) >= 0
+}
+
+// caseFold is Unicode's canonical caseless form: NFC, full case folding, NFC.
+func caseFold(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return norm.NFC.String(cases.Fold().String(norm.NFC.String(s)))
+}
+
+// collapseSpace turns each run of white space into one space.
+func collapseSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	inSpace := false
+	for _, c := range s {
+		if unicode.IsSpace(c) {
+			if !inSpace {
+				b.WriteByte(' ')
+			}
+			inSpace = true
+			continue
+		}
+		inSpace = false
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
