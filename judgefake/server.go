@@ -159,7 +159,17 @@ func NewTransport(script ...Reply) *Transport {
 }
 
 // RoundTrip answers req from the script. It reads and closes req's body.
+// A request whose context is already done gets the context's error and
+// is not recorded, as a real transport never sends it.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := ctxErr(req.Context()); err != nil {
+		// Like a real transport: a request whose context is done is
+		// never sent, so it is neither recorded nor answered.
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
 	var body []byte
 	if req.Body != nil {
 		var err error
