@@ -18,6 +18,9 @@ type params struct {
 	known map[string]bool
 	// forced is the scope a "_session" alias fixes; DefaultScope otherwise.
 	forced Scope
+	// reg is the registry building the check: its judge, and the checks
+	// an assertion wraps.
+	reg *Registry
 }
 
 func newParams(check string, m map[string]any) *params {

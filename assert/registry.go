@@ -19,10 +19,13 @@ import (
 // content_matches, valid_json, tool_called, the _session variants, ...). A
 // Registry is safe for concurrent use. Nothing registers itself: a new
 // Registry starts with the built-in checks, and users add their own with
-// Register.
+// Register. Judged checks (llm_judge, ...) ask the registry's judge, set
+// with WithJudge.
 type Registry struct {
 	mu      sync.RWMutex
 	entries map[string]entry
+	judge   evalkit.Judge
+	shared  *Registry // for a registry made by WithJudge, the one holding the entries
 }
 
 type entry struct {
@@ -34,7 +37,7 @@ type entry struct {
 // NewRegistry returns a registry holding every built-in check and alias.
 func NewRegistry() *Registry {
 	r := &Registry{entries: map[string]entry{}}
-	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks()} {
+	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks()} {
 		for name, build := range table {
 			r.entries[name] = entry{build: build, target: name}
 		}
@@ -53,10 +56,35 @@ func NewRegistry() *Registry {
 	} {
 		r.entries[alias] = entry{build: r.entries[target].build, target: target}
 	}
-	for _, target := range []string{"tools_called", "tools_not_called", "tool_args"} {
+	for _, target := range []string{"tools_called", "tools_not_called", "tool_args", "llm_judge"} {
 		r.entries[target+"_session"] = entry{build: r.entries[target].build, target: target, scope: Session}
 	}
+	r.entries["llm_judge_conversation"] = entry{build: r.entries["llm_judge"].build, target: "llm_judge", scope: Session}
 	return r
+}
+
+// WithJudge returns a registry whose judged checks (llm_judge,
+// llm_judge_session, llm_judge_tool_calls, and assertions wrapping them)
+// ask j. It shares r's check types: a type registered on either is
+// registered on both. Without a judge, building a judged check is an error
+// wrapping ErrNoJudge.
+func (r *Registry) WithJudge(j evalkit.Judge) *Registry {
+	return &Registry{judge: j, shared: r.table()}
+}
+
+// table is the registry holding the entries.
+func (r *Registry) table() *Registry {
+	if r.shared != nil {
+		return r.shared
+	}
+	return r
+}
+
+func (r *Registry) judgeOrNil() evalkit.Judge {
+	if r == nil {
+		return nil
+	}
+	return r.judge
 }
 
 // Register adds a check type. build receives the parameters as given and
@@ -66,12 +94,13 @@ func (r *Registry) Register(name string, build func(params map[string]any) (Chec
 	if name == "" || build == nil {
 		return fmt.Errorf("assert: Register needs a name and a build function")
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, dup := r.entries[name]; dup {
+	t := r.table()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, dup := t.entries[name]; dup {
 		return fmt.Errorf("assert: check type %q is already registered", name)
 	}
-	r.entries[name] = entry{target: name, build: func(p *params) (Check, error) {
+	t.entries[name] = entry{target: name, build: func(p *params) (Check, error) {
 		for k := range p.m {
 			p.known[k] = true // the user's build function judges its own parameters
 		}
@@ -82,10 +111,11 @@ func (r *Registry) Register(name string, build func(params map[string]any) (Chec
 
 // Names returns every registered type name and alias, sorted.
 func (r *Registry) Names() []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	names := make([]string, 0, len(r.entries))
-	for n := range r.entries {
+	t := r.table()
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	names := make([]string, 0, len(t.entries))
+	for n := range t.entries {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -98,9 +128,10 @@ func (r *Registry) Names() []string {
 // that can be known before seeing a transcript, so a case file fails when it
 // is loaded rather than case by case.
 func (r *Registry) Build(checkType string, params map[string]any) (Check, error) {
-	r.mu.RLock()
-	e, ok := r.entries[checkType]
-	r.mu.RUnlock()
+	t := r.table()
+	t.mu.RLock()
+	e, ok := t.entries[checkType]
+	t.mu.RUnlock()
 	if !ok {
 		return nil, r.unknown(checkType)
 	}
@@ -110,6 +141,7 @@ func (r *Registry) Build(checkType string, params map[string]any) (Check, error)
 	}
 	p := newParams(checkType, plain)
 	p.forced = e.scope
+	p.reg = r
 	c, err := e.build(p)
 	if err != nil {
 		return nil, err

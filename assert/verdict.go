@@ -87,6 +87,13 @@ type graded struct {
 	details []Detail
 }
 
+// hasCriterion reports whether any field of p is set: the zero Passing of
+// a judged check means the judge's own pass/fail.
+func (p Passing) hasCriterion() bool {
+	return p.MinScore != nil || p.MaxScore != nil || len(p.Labels) > 0 || p.Passed != nil || p.Schema != nil ||
+		len(p.Offered) > 0 || p.Rules != (Rules{}) || p.Field != ""
+}
+
 // validate checks p is exactly one valid criterion; errors are
 // *ParamError on the check's parameter names.
 func (p Passing) validate(check string) error {

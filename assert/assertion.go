@@ -1,0 +1,115 @@
+package assert
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/evalkit-go/evalkit"
+)
+
+// Assertion applies a score threshold to a score-emitting check, as
+// PromptKit's "type: assertion" wrapper: it passes when the score is at
+// least MinScore and at most MaxScore (in [0,1], inclusive; set one or
+// both). Score-emitting checks hold no thresholds of their own; the
+// assertion does.
+//
+// On a judged check (LLMJudge, LLMJudgeToolCalls) the threshold grades the
+// judge's verdict: a verdict without a score is an error (ErrBadVerdict),
+// whatever the judge's own pass/fail says, and the judged check must not
+// have a Passing of its own. On any other check it grades the Result's
+// Score, and the check's own pass/fail is not used; the check's summary
+// becomes a "check" detail.
+//
+// Registry type "assertion", params: eval_type (the check's type name,
+// required), eval_params (its params), min_score, max_score. As PromptKit's
+// assertion wrapper.
+type Assertion struct {
+	// Eval is the score-emitting check (PromptKit's eval_type and
+	// eval_params).
+	Eval Check
+	// MinScore and MaxScore bound its score, in [0,1].
+	MinScore, MaxScore *float64
+}
+
+func buildAssertion(p *params) (Check, error) {
+	evalType, _, err := p.str(true, "eval_type")
+	if err != nil {
+		return nil, err
+	}
+	evalParams, _, err := p.object(false, "eval_params")
+	if err != nil {
+		return nil, err
+	}
+	var a Assertion
+	for _, b := range []struct {
+		name string
+		dst  **float64
+	}{{"min_score", &a.MinScore}, {"max_score", &a.MaxScore}} {
+		f, ok, err := p.num(b.name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			*b.dst = &f
+		}
+	}
+	if evalType == "assertion" {
+		return nil, p.err("eval_type", "an assertion cannot wrap an assertion")
+	}
+	if p.reg == nil {
+		return nil, p.err("eval_type", "an assertion builds its check through a registry")
+	}
+	inner, err := p.reg.Build(evalType, evalParams)
+	if err != nil {
+		return nil, fmt.Errorf("assertion: eval_type %q: %w", evalType, err)
+	}
+	a.Eval = inner
+	return a, nil
+}
+
+func (a Assertion) validate() error {
+	if a.Eval == nil {
+		return paramErr("assertion", "eval_type", "required: the check to apply the threshold to")
+	}
+	if a.MinScore == nil && a.MaxScore == nil {
+		return paramErr("assertion", "min_score", "required: give min_score, max_score or both")
+	}
+	if err := validateThreshold("assertion", a.MinScore, a.MaxScore); err != nil {
+		return err
+	}
+	if vc, ok := a.Eval.(verdicter); ok && vc.judging().passing.hasCriterion() {
+		return paramErr("assertion", "eval_params", "%s has a passing criterion of its own, and the threshold grades the verdict too: give one of them", vc.judging().check)
+	}
+	if v, ok := a.Eval.(interface{ validate() error }); ok {
+		return v.validate()
+	}
+	return nil
+}
+
+// Check implements Check.
+func (a Assertion) Check(ctx context.Context, tr *evalkit.Transcript) (Result, error) {
+	if err := a.validate(); err != nil {
+		return Result{}, err
+	}
+	if vc, ok := a.Eval.(verdicter); ok {
+		v, j, err := vc.verdict(ctx, tr)
+		if err != nil {
+			return Result{}, err
+		}
+		g, err := gradeScore(j.check, v, a.MinScore, a.MaxScore)
+		if err != nil {
+			return Result{}, err
+		}
+		return verdictResult(v, g, j, false), nil
+	}
+	res, err := a.Eval.Check(ctx, tr)
+	if err != nil {
+		return Result{}, err
+	}
+	g, err := gradeScore("assertion", evalkit.Verdict{Score: clamp01(res.Score), Scored: true}, a.MinScore, a.MaxScore)
+	if err != nil {
+		return Result{}, err
+	}
+	details := append([]Detail{{"check", res.Summary}}, res.Details...)
+	return Result{Passed: g.passed, Score: clamp01(res.Score), Summary: g.summary, Details: details, Diff: res.Diff}, nil
+}

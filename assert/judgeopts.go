@@ -1,0 +1,251 @@
+package assert
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit"
+)
+
+// JudgeOption is one setting of a judged check made by JudgeCheck: a
+// threshold, a passing criterion, or a part of the judge request. Options
+// are values; String gives the option as written, for failure messages:
+// "MinScore(0.80)".
+type JudgeOption struct {
+	text  string
+	apply func(*judgeSetup)
+}
+
+// String returns the option in Go call syntax, its text arguments cut.
+func (o JudgeOption) String() string { return o.text }
+
+type judgeSetup struct {
+	c        LLMJudgeToolCalls // every field LLMJudge has, and Tools
+	min, max *float64
+	tools    bool
+	labels   bool
+	verdict  bool
+}
+
+// JudgeCheck returns the judged check for content of the given kind:
+// evalkit.ContentAnswer judges the last assistant message (LLMJudge, Turn
+// scope), evalkit.ContentTranscript the whole transcript (LLMJudge, Session
+// scope), evalkit.ContentToolCalls the tool calls (LLMJudgeToolCalls). With
+// MinScore or MaxScore the check is wrapped in an Assertion holding the
+// threshold; without one, it passes on PassingLabels, PassingVerdict, or
+// the judge's own pass/fail (see LLMJudge). This is what evaltest's Judge,
+// JudgeSession and JudgeToolCalls run.
+//
+// A bad option (Tools on an answer, a threshold outside [0,1], two passing
+// criteria) makes a check whose Check returns the *ParamError.
+func JudgeCheck(j evalkit.Judge, kind evalkit.ContentKind, criteria string, opts ...JudgeOption) Check {
+	s := judgeSetup{c: LLMJudgeToolCalls{Judge: j, Criteria: criteria}}
+	for _, o := range opts {
+		if o.apply != nil {
+			o.apply(&s)
+		}
+	}
+	check := "llm_judge"
+	if kind == evalkit.ContentToolCalls {
+		check = "llm_judge_tool_calls"
+	}
+	fail := func(err error) Check {
+		return CheckFunc(func(context.Context, *evalkit.Transcript) (Result, error) { return Result{}, err })
+	}
+	if s.labels && s.verdict {
+		return fail(paramErr(check, "passing", "give PassingLabels or PassingVerdict, not both"))
+	}
+	var inner Check
+	c := s.c
+	switch kind {
+	case evalkit.ContentAnswer, evalkit.ContentTranscript:
+		if s.tools {
+			return fail(paramErr(check, "tools", "Tools filters tool calls: use it with JudgeToolCalls (evalkit.ContentToolCalls)"))
+		}
+		scope := Turn
+		if kind == evalkit.ContentTranscript {
+			scope = Session
+		}
+		inner = LLMJudge{Judge: c.Judge, Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, Context: c.Context, Scale: c.Scale,
+			Model: c.Model, SystemPrompt: c.SystemPrompt, VerdictSchema: c.VerdictSchema, Passing: c.Passing, Scope: scope}
+	case evalkit.ContentToolCalls:
+		inner = c
+	default:
+		return fail(fmt.Errorf("assert: JudgeCheck: unknown content kind %q", kind))
+	}
+	if s.min == nil && s.max == nil {
+		return inner
+	}
+	return Assertion{Eval: inner, MinScore: s.min, MaxScore: s.max}
+}
+
+// MinScore passes a verdict whose score, normalized to [0,1], is at least
+// min. A verdict without a score is an error, whatever the judge's own
+// pass/fail says.
+func MinScore(min float64) JudgeOption {
+	return JudgeOption{"MinScore(" + fmtBound(min) + ")", func(s *judgeSetup) { s.min = &min }}
+}
+
+// MaxScore passes a verdict whose score, normalized to [0,1], is at most
+// max ("toxicity at most 0.2").
+func MaxScore(max float64) JudgeOption {
+	return JudgeOption{"MaxScore(" + fmtBound(max) + ")", func(s *judgeSetup) { s.max = &max }}
+}
+
+// PassingLabels passes a verdict whose label (Verdict.Label) is one of
+// labels, compared case-insensitively, trimmed, with runs of white space
+// collapsed and invisible characters ignored. For other rules, a menu of
+// offered labels or a label in a named field, use PassingVerdict.
+func PassingLabels(labels ...string) JudgeOption {
+	return JudgeOption{"PassingLabels(" + quoteArgs(labels) + ")", func(s *judgeSetup) {
+		s.labels = true
+		s.c.Passing = Passing{Labels: labels, Rules: defaultLabelRules}
+	}}
+}
+
+// PassingVerdict sets the passing criterion in full (see Passing): labels
+// with their rules and menu, a boolean field, or a passing schema. A score
+// threshold is MinScore and MaxScore.
+func PassingVerdict(p Passing) JudgeOption {
+	return JudgeOption{"PassingVerdict(" + describePassing(p) + ")", func(s *judgeSetup) {
+		s.verdict = true
+		s.c.Passing = p
+	}}
+}
+
+// Rubric gives the judge scoring guidance: what earns which score.
+func Rubric(rubric string) JudgeOption {
+	return JudgeOption{"Rubric(" + cutQuote(rubric) + ")", func(s *judgeSetup) { s.c.Rubric = rubric }}
+}
+
+// Reference gives the judge a reference answer to compare against.
+func Reference(answer string) JudgeOption {
+	return JudgeOption{"Reference(" + cutQuote(answer) + ")", func(s *judgeSetup) { s.c.Reference = answer }}
+}
+
+// Context gives the judge context documents (retrieved passages, a policy)
+// to judge against.
+func Context(docs ...string) JudgeOption {
+	return JudgeOption{"Context(" + quoteArgs(docs) + ")", func(s *judgeSetup) { s.c.Context = docs }}
+}
+
+// Scale sets the range the judge scores on (default evalkit.DefaultScale,
+// 0 to 10). Thresholds stay in [0,1]: scores are normalized from the scale.
+func Scale(min, max float64) JudgeOption {
+	text := "Scale(" + strconv.FormatFloat(min, 'g', -1, 64) + ", " + strconv.FormatFloat(max, 'g', -1, 64) + ")"
+	return JudgeOption{text, func(s *judgeSetup) { s.c.Scale = evalkit.Scale{Min: min, Max: max} }}
+}
+
+// Tools keeps only the calls to these tools, for JudgeToolCalls.
+func Tools(names ...string) JudgeOption {
+	return JudgeOption{"Tools(" + quoteArgs(names) + ")", func(s *judgeSetup) {
+		s.tools = true
+		s.c.Tools = names
+	}}
+}
+
+// Model asks the judge for a model other than its default.
+func Model(name string) JudgeOption {
+	return JudgeOption{"Model(" + cutQuote(name) + ")", func(s *judgeSetup) { s.c.Model = name }}
+}
+
+// SystemPrompt replaces the judge's own system prompt.
+func SystemPrompt(prompt string) JudgeOption {
+	return JudgeOption{"SystemPrompt(" + cutQuote(prompt) + ")", func(s *judgeSetup) { s.c.SystemPrompt = prompt }}
+}
+
+// VerdictSchema sets the JSON Schema of the verdict object (a map, a JSON
+// string, []byte or json.RawMessage): the judge asks for it, and a verdict
+// that breaks it is an error (ErrBadVerdict), not a failure.
+func VerdictSchema(schema any) JudgeOption {
+	text := "VerdictSchema(…)"
+	if data, err := schemaJSON(schema); err == nil {
+		text = "VerdictSchema(" + cutRunes(string(data), 40) + ")"
+	}
+	return JudgeOption{text, func(s *judgeSetup) { s.c.VerdictSchema = schema }}
+}
+
+// cutRunes keeps the first n characters of s, marking a cut with "…".
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k] + "…"
+		}
+		i++
+	}
+	return s
+}
+
+// cutQuote quotes a text argument cut to 24 characters.
+func cutQuote(s string) string { return strconv.Quote(cutRunes(s, 24)) }
+
+// quoteArgs quotes text arguments: at most 5, each cut to 24 characters.
+func quoteArgs(ss []string) string {
+	q := make([]string, 0, min(len(ss), 6))
+	for i, s := range ss {
+		if i == 5 {
+			q = append(q, fmt.Sprintf("… %d more", len(ss)-5))
+			break
+		}
+		q = append(q, cutQuote(s))
+	}
+	return strings.Join(q, ", ")
+}
+
+// describePassing writes a Passing's set fields: {Labels: ["C"], Field: "grade"}.
+func describePassing(p Passing) string {
+	var parts []string
+	if p.MinScore != nil {
+		parts = append(parts, "MinScore: "+fmtBound(*p.MinScore))
+	}
+	if p.MaxScore != nil {
+		parts = append(parts, "MaxScore: "+fmtBound(*p.MaxScore))
+	}
+	if len(p.Labels) > 0 {
+		parts = append(parts, "Labels: ["+quoteArgs(p.Labels)+"]")
+	}
+	if len(p.Offered) > 0 {
+		parts = append(parts, "Offered: ["+quoteArgs(p.Offered)+"]")
+	}
+	if p.Rules != (Rules{}) {
+		var rs []string
+		for _, r := range []struct {
+			on   bool
+			name string
+		}{{p.Rules.CaseInsensitive, "CaseInsensitive"}, {p.Rules.Trim, "Trim"}, {p.Rules.CollapseWhitespace, "CollapseWhitespace"},
+			{p.Rules.TrimLines, "TrimLines"}, {p.Rules.IgnoreZeroWidth, "IgnoreZeroWidth"}} {
+			if r.on {
+				rs = append(rs, r.name)
+			}
+		}
+		parts = append(parts, "Rules: {"+strings.Join(rs, ", ")+"}")
+	}
+	if p.Passed != nil {
+		parts = append(parts, "Passed: "+strconv.FormatBool(*p.Passed))
+	}
+	if p.Field != "" {
+		parts = append(parts, "Field: "+cutQuote(p.Field))
+	}
+	if p.Schema != nil {
+		text := "…"
+		if data, err := schemaJSON(p.Schema); err == nil {
+			text = cutRunes(string(data), 40)
+		}
+		parts = append(parts, "Schema: "+text)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// compile-time checks: the judged checks expose their verdicts to
+// Assertion.
+var (
+	_ verdicter = LLMJudge{}
+	_ verdicter = LLMJudgeToolCalls{}
+)
