@@ -73,7 +73,7 @@ const (
 // judges fail — so TestJudge passes judgefake.Err and an exhausted
 // Sequence; it checks them only where the contract speaks.
 //
-// TestJudge calls j about 60 times. A judge that never returns leaves its
+// The error is a *ConformanceError. TestJudge calls j 43 times. A judge that never returns leaves its
 // goroutine behind after TestJudge has reported it. The same problem met
 // by several calls is listed once, with a count.
 func TestJudge(j evalkit.Judge) error {

@@ -18,9 +18,9 @@ import (
 // but reproducible verdicts, such as exercising a Panel or a pass-rate
 // rule.
 //
-// The verdict's Score is one of 0, 0.001, …, 0.999, 1, spread evenly by
-// the first 8 bytes of SHA-256(seed, 0x00, the request's canonical JSON);
-// RawScore is that score on the request's scale, Scored is true, Passed is
+// The verdict's Score is one of 0, 0.001, …, 0.999, 1: the first 8 bytes
+// of SHA-256(seed, 0x00, the request's canonical JSON), read big-endian,
+// modulo 1001, divided by 1000. RawScore is that score on the request's scale, Scored is true, Passed is
 // Score ≥ 0.5, and Reasoning says where the score came from. The
 // canonical JSON is the request's JSON with keys sorted, the zero Scale
 // written as evalkit.DefaultScale and the verdict schema re-encoded, so
