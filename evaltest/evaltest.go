@@ -22,6 +22,10 @@ import (
 type T struct {
 	tb       testing.TB
 	registry *assert.Registry
+	judge    evalkit.Judge // see WithJudge
+
+	judgeRegistryOnce sync.Once
+	judgeRegistry     *assert.Registry
 
 	mu        sync.Mutex
 	artifacts map[*evalkit.Transcript]string // transcripts written, by path

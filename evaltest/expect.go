@@ -53,11 +53,13 @@ func (e *Expectation) Check(c assert.Check) *Expectation {
 //
 //	et.Expect(tr).Eval("tool_call_count", map[string]any{"tool": "search", "max": 3})
 //
-// An unknown type or a bad parameter is reported as an error naming it.
+// Judged types (llm_judge, llm_judge_session, llm_judge_tool_calls, an
+// assertion wrapping them) ask the T's judge (WithJudge). An unknown type or
+// a bad parameter is reported as an error naming it.
 func (e *Expectation) Eval(checkType string, params map[string]any) *Expectation {
 	e.t.tb.Helper()
 	label := call("Eval", checkType, params)
-	reg := e.t.registry
+	reg := e.t.evalRegistry()
 	e.report(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
 		if reg != nil {
 			return reg.Eval(ctx, checkType, tr, params)
