@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/fold"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -527,9 +528,9 @@ func newMatcher(patterns []string, caseSensitive bool) matcher {
 // no invisible format characters), and case-folded unless case-sensitive.
 func (m matcher) prepare(text string) string {
 	if m.fold {
-		return textnorm.Fold(text)
+		return fold.Fold(text)
 	}
-	return textnorm.Canonical(text)
+	return fold.Canonical(text)
 }
 
 func (m matcher) index(hay string, i int) int { return strings.Index(hay, m.needles[i]) }
