@@ -41,8 +41,9 @@ const (
 // message with its role, each tool call with its name and arguments, and the
 // call's result under it, in the order they happened. The rendering is a
 // pure function of tr and opts (no ids, no times, no map order), so a
-// recording keyed on it stays valid; its format is part of evalkit's
-// compatibility promise and changes only with a new judge prompt version.
+// recording keyed on it stays valid. The format below is stable: a change
+// to it changes every recorded judge request's key, so it is made only on
+// purpose, in a release that says so.
 //
 // The format, one entry per message or tool call:
 //
