@@ -1,0 +1,333 @@
+package evalkit_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/evalkit-go/evalkit"
+)
+
+// A judge answered in MT-Bench's bracket format; another in JSON.
+func ExampleParseVerdict() {
+	v, err := evalkit.ParseVerdict("The answer is correct but terse.\n\nRating: [[8]]", evalkit.Scale{Min: 1, Max: 10})
+	fmt.Println(v.RawScore, v.Score, err)
+
+	v, err = evalkit.ParseVerdict("```json\n{\"score\": \"4/5\", \"reasoning\": \"States the amount.\"}\n```", evalkit.Scale{Min: 1, Max: 5})
+	fmt.Println(v.RawScore, v.Score, v.Reasoning, err)
+
+	_, err = evalkit.ParseVerdict("Overall, I would rate it a 10.", evalkit.Scale{Min: 1, Max: 10})
+	fmt.Println(errors.Is(err, evalkit.ErrUnreadableVerdict))
+	// Output:
+	// 8 0.7777777777777778 <nil>
+	// 4 0.75 States the amount. <nil>
+	// true
+}
+
+// verdictWant is what a test expects of a verdict ParseVerdict reads.
+type verdictWant struct {
+	raw       float64 // RawScore; checked when scored
+	scored    bool
+	label     string
+	passed    *bool
+	reasoning string
+}
+
+var (
+	yes = func() *bool { b := true; return &b }()
+	no  = func() *bool { b := false; return &b }()
+)
+
+func checkVerdict(t *testing.T, in string, scale evalkit.Scale, got evalkit.Verdict, want verdictWant) {
+	t.Helper()
+	assert.Equal(t, want.scored, got.Scored, "Scored")
+	if want.scored {
+		assert.Equal(t, want.raw, got.RawScore, "RawScore")
+		s := scale.OrDefault()
+		assert.InDelta(t, (want.raw-s.Min)/(s.Max-s.Min), got.Score, 1e-12, "Score")
+	} else {
+		assert.Zero(t, got.RawScore, "RawScore")
+		assert.Zero(t, got.Score, "Score")
+	}
+	assert.Equal(t, want.label, got.Label, "Label")
+	assert.Equal(t, want.passed, got.Passed, "Passed")
+	assert.Equal(t, want.reasoning, got.Reasoning, "Reasoning")
+	assert.Equal(t, in, got.Raw, "Raw")
+}
+
+var ten = evalkit.Scale{Min: 1, Max: 10}
+
+func TestParseVerdictJSON(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		scale evalkit.Scale
+		want  verdictWant
+	}{
+		{"bare object", `{"score": 8, "reasoning": "Correct."}`, ten, verdictWant{raw: 8, scored: true, reasoning: "Correct."}},
+		{"json fence", "Here is my verdict:\n```json\n{\"rating\": 7.5}\n```", ten, verdictWant{raw: 7.5, scored: true}},
+		{"untagged fence", "```\n{\"score\": 3}\n```", ten, verdictWant{raw: 3, scored: true}},
+		{"in prose", `My evaluation: {"score": "9", "explanation": "Thorough."} That is all.`, ten, verdictWant{raw: 9, scored: true, reasoning: "Thorough."}},
+		{"numeric string", `{"score": "8.5"}`, ten, verdictWant{raw: 8.5, scored: true}},
+		{"fraction string", `{"score": "8/10"}`, ten, verdictWant{raw: 8, scored: true}},
+		{"fraction on a 5-point scale", `{"score": "4/5"}`, evalkit.Scale{Min: 1, Max: 5}, verdictWant{raw: 4, scored: true}},
+		{"score and rating agree", `{"score": 8, "rating": "8"}`, ten, verdictWant{raw: 8, scored: true}},
+		{"zero scale is the default", `{"score": 0}`, evalkit.Scale{}, verdictWant{raw: 0, scored: true}},
+		{"label as written", `{"verdict": " Pass "}`, ten, verdictWant{label: " Pass "}},
+		{"grade and passed", `{"grade": "A", "passed": true, "rationale": "Meets all."}`, ten, verdictWant{label: "A", passed: yes, reasoning: "Meets all."}},
+		{"pass false alone", `{"pass": false, "reason": "Wrong total."}`, ten, verdictWant{passed: no, reasoning: "Wrong total."}},
+		{"pass and passed agree", `{"pass": true, "passed": true}`, ten, verdictWant{passed: yes}},
+		{"score with label", `{"score": 2, "label": "fail"}`, ten, verdictWant{raw: 2, scored: true, label: "fail"}},
+		{"null is absent", `{"score": null, "winner": "model_a"}`, ten, verdictWant{label: "model_a"}},
+		{"empty label is absent", `{"score": 6, "label": ""}`, ten, verdictWant{raw: 6, scored: true}},
+		{"first reasoning field that is text", `{"score": 5, "reasoning": "", "justification": "Half right."}`, ten, verdictWant{raw: 5, scored: true, reasoning: "Half right."}},
+		{"same key twice, same value", `{"score": 4, "score": 4}`, ten, verdictWant{raw: 4, scored: true}},
+		{"reasoning text is never read for a grade", `{"score": 8, "reasoning": "Others would say [[2]]."}` + "\nRating: [[3]]", ten, verdictWant{raw: 8, scored: true, reasoning: "Others would say [[2]]."}},
+		{"the first object decides", "First: {\"score\": 3}\nSecond: {\"score\": 9}", ten, verdictWant{raw: 3, scored: true}},
+		{"ordered_models", `{"concise_explanation": "m is better.", "ordered_models": [{"model": "M", "rank": 2}, {"model": "m", "rank": 1}]}`, ten, verdictWant{label: "m", reasoning: "m is better."}},
+		{"wildbench", `{"strengths": "Clear.", "weaknesses": "Short.", "score": "8"}`, ten, verdictWant{raw: 8, scored: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := evalkit.ParseVerdict(tt.in, tt.scale)
+			require.NoError(t, err)
+			checkVerdict(t, tt.in, tt.scale, v, tt.want)
+			assert.NotNil(t, v.Fields, "Fields keeps the object")
+		})
+	}
+}
+
+func TestParseVerdictJSONFields(t *testing.T) {
+	v, err := evalkit.ParseVerdict(`{"score": 8, "passed": true, "tags": ["a"], "detail": {"n": 1.50}}`, ten)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{
+		"score": json.Number("8"), "passed": true, "tags": []any{"a"}, "detail": map[string]any{"n": json.Number("1.50")},
+	}, v.Fields)
+}
+
+func TestParseVerdictText(t *testing.T) {
+	five := evalkit.Scale{Min: 1, Max: 5}
+	tests := []struct {
+		name  string
+		in    string
+		scale evalkit.Scale
+		want  verdictWant
+	}{
+		{"bracketed", "Good answer.\n\n[[8]]", ten, verdictWant{raw: 8, scored: true}},
+		{"rating bracketed", "Rating: [[8.5]]", ten, verdictWant{raw: 8.5, scored: true}},
+		{"mid-sentence bracket", "I would rate the response as a [[10]].", ten, verdictWant{raw: 10, scored: true}},
+		{"brackets with spaces", "Rating: [[ 7 ]]", ten, verdictWant{raw: 7, scored: true}},
+		{"triple brackets", "Rating: [[[7]]]", ten, verdictWant{raw: 7, scored: true}},
+		{"bracketed fraction", "Rating: [[8/10]]", ten, verdictWant{raw: 8, scored: true}},
+		{"repeated verdict", "Rating: [[9]]\nThe rating of [[9]] is appropriate.", ten, verdictWant{raw: 9, scored: true}},
+		{"same number written two ways", "[[8]] and again [[8.0]]", ten, verdictWant{raw: 8, scored: true}},
+		{"pairwise A", "Assistant A is better.\n\nFinal Verdict: [[A]]", ten, verdictWant{label: "A"}},
+		{"pairwise B", "My final verdict is: [[B]].", ten, verdictWant{label: "B"}},
+		{"pairwise tie", "Final verdict: [[C]] for a tie.", ten, verdictWant{label: "C"}},
+		{"score line", "Score: 7", ten, verdictWant{raw: 7, scored: true}},
+		{"rating line with decimals", "The answer is fine.\nRating: 7.5", ten, verdictWant{raw: 7.5, scored: true}},
+		{"score out of the scale's max", "Explanation.\nScore: 4/5", five, verdictWant{raw: 4, scored: true}},
+		{"rating out of ten", "rating = 8/10.", ten, verdictWant{raw: 8, scored: true}},
+		{"out of", "Rating: 8 out of 10", ten, verdictWant{raw: 8, scored: true}},
+		{"markdown bold", "**Score:** 6", ten, verdictWant{raw: 6, scored: true}},
+		{"markdown heading", "## Final Rating: 9 (excellent)", ten, verdictWant{raw: 9, scored: true}},
+		{"overall", "  Overall score: 3", ten, verdictWant{raw: 3, scored: true}},
+		{"line and bracket agree", "Score: 8/10\n\nRating: [[8]]", ten, verdictWant{raw: 8, scored: true}},
+		{"prompt placeholder is not a verdict", "Following the format \"[[rating]]\": [[6]]", ten, verdictWant{raw: 6, scored: true}},
+		{"code is not a verdict", "The matrix [[1, 2], [3, 4]] is right.\nRating: [[9]]", ten, verdictWant{raw: 9, scored: true}},
+		{"brackets in a code fence are not read", "```python\ngrid = [[3]]\n```\nRating: [[8]]", ten, verdictWant{raw: 8, scored: true}},
+		{"single brackets ignored beside a verdict", "It returns array[0] and [1].\nRating: [[4]]", ten, verdictWant{raw: 4, scored: true}},
+		{"negative scale", "Score: -2", evalkit.Scale{Min: -5, Max: 5}, verdictWant{raw: -2, scored: true}},
+		{"CRLF lines", "Fine.\r\nScore: 6\r\n", ten, verdictWant{raw: 6, scored: true}},
+		{"a JSON array that is not a verdict", "[1, 2, 3] are the values.\nRating: [[5]]", ten, verdictWant{raw: 5, scored: true}},
+		{"whole text is [[8]]", "[[8]]", ten, verdictWant{raw: 8, scored: true}},
+		// The examples of ParseVerdict's doc comment.
+		{"doc: rating", "Rating: [[8]]", ten, verdictWant{raw: 8, scored: true}},
+		{"doc: prose bracket", "... I would rate it a [[8.5]].", ten, verdictWant{raw: 8.5, scored: true}},
+		{"doc: fraction", "[[8/10]]", ten, verdictWant{raw: 8, scored: true}},
+		{"doc: tie", "Final verdict: [[C]]", ten, verdictWant{label: "C"}},
+		{"doc: score line", "Score: 7", ten, verdictWant{raw: 7, scored: true}},
+		{"doc: bold, out of", "**Final rating:** 8 out of 10", ten, verdictWant{raw: 8, scored: true}},
+		{"doc: equals, parenthesis", "Rating = 7.5 (good)", ten, verdictWant{raw: 7.5, scored: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := evalkit.ParseVerdict(tt.in, tt.scale)
+			require.NoError(t, err)
+			checkVerdict(t, tt.in, tt.scale, v, tt.want)
+			assert.Nil(t, v.Fields)
+		})
+	}
+}
+
+// Every answer ParseVerdict cannot read with certainty, with the exact
+// message: each says what it found, and where.
+func TestParseVerdictErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		scale evalkit.Scale
+		err   string
+	}{
+		{"empty", "", ten, "the answer is empty"},
+		{"white space", " \n\t ", ten, "the answer is empty"},
+		{"$ERROR$", "$ERROR$", ten, "the judge call failed: the answer is FastChat's $ERROR$ marker, not a verdict"},
+
+		// JSON verdicts.
+		{"cut off", `{"score": 8, "reasoning": "The answer is`, ten, "the answer is cut off: no JSON found: the object starting at line 1, column 1 is not valid JSON: unexpected end of input (cut off?) at line 1, column 41"},
+		{"cut off in a fence", "```json\n{\"score\": 8,\n", ten, "the answer is cut off: the ```json fence at line 1 is not valid JSON: unexpected end of input (cut off?) at line 2, column 13 (the fence is never closed)"},
+		{"no verdict field", `{"answer": "42", "confidence": 0.9}`, ten, `the JSON verdict in the whole text: no verdict field: want score, rating, grade, label, verdict, decision, winner, pass, passed or ordered_models (case-sensitive); the object has keys "answer", "confidence"`},
+		{"keys are case-sensitive", `{"Score": 8}`, ten, `the JSON verdict in the whole text: no verdict field: want score, rating, grade, label, verdict, decision, winner, pass, passed or ordered_models (case-sensitive); the object has keys "Score"`},
+		{"score and rating disagree", `{"score": 8, "rating": 7}`, ten, "the JSON verdict in the whole text: conflicting scores: score 8 and rating 7"},
+		{"labels disagree", `{"verdict": "pass", "grade": "B"}`, ten, `the JSON verdict in the whole text: conflicting labels: grade "B" and verdict "pass"`},
+		{"pass fields disagree", `{"pass": true, "passed": false}`, ten, "the JSON verdict in the whole text: conflicting pass fields: pass is true, passed is false"},
+		{"key twice", `{"score": 3, "score": 8}`, ten, `the JSON object in the whole text: key "score" is given twice, with different values`},
+		{"denominator is not the scale's max", `{"score": "4/5"}`, ten, `the JSON verdict in the whole text: score "4/5" is out of 5, but the scale is [1, 10]`},
+		{"outside the scale", `{"score": 11}`, ten, "the JSON verdict in the whole text: score 11 is outside the scale [1, 10]"},
+		{"not finite", `{"rating": 1e400}`, ten, "the JSON verdict in the whole text: field rating is 1e400, not a finite number"},
+		{"score is a word", `{"score": "eight"}`, ten, `the JSON verdict in the whole text: field score is the string "eight", which is not a number`},
+		{"score is a boolean", `{"score": true}`, ten, "the JSON verdict in the whole text: field score is a boolean, want a number"},
+		{"label is a number", `{"grade": 9}`, ten, "the JSON verdict in the whole text: field grade is a number, want a string"},
+		{"passed is a string", `{"passed": "yes"}`, ten, "the JSON verdict in the whole text: field passed is a string, want true or false"},
+		{"no rank 1", `{"ordered_models": [{"model": "m", "rank": 2}]}`, ten, "the JSON verdict in the whole text: no model has rank 1 in ordered_models"},
+		{"two rank 1", `{"ordered_models": [{"model": "m", "rank": 1}, {"model": "M", "rank": 1}]}`, ten, `the JSON verdict in the whole text: 2 models have rank 1 in ordered_models: "m" and "M"`},
+		{"object without a verdict in prose beside a bracket", "The answer returned {\"order_id\": \"W1\"}.\nRating: [[9]]", ten, `the JSON verdict in the text at line 1, column 21: no verdict field: want score, rating, grade, label, verdict, decision, winner, pass, passed or ordered_models (case-sensitive); the object has keys "order_id"`},
+		{"broken JSON with a bracket inside", `{"score": 3, "reasoning": "not "[[8]]" as claimed"}`, ten, `the answer looks like a JSON verdict (key "score" at line 1) but no JSON object could be read: the first JSON value, in the text at line 1, column 33, is not an object`},
+		{"array of verdicts", `[{"score": 8}]`, ten, `the answer looks like a JSON verdict (key "score" at line 1) but no JSON object could be read: the first JSON value, in the whole text, is not an object`},
+		{"the JSON null", "null", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "null"`},
+
+		// Text verdicts.
+		{"conflicting brackets", "Rating: [[8]]\nWith more detail it would earn [[9]] or [[10]].", ten, "conflicting scores: [[8]] at line 1 and [[9]] at line 2"},
+		{"score and label", "[[A]]\nRating: [[8]]", ten, "conflicting verdicts: a score, [[8]] at line 2, and a label, [[A]] at line 1"},
+		{"labels disagree in text", "[[A]] ... on reflection [[B]]", ten, "conflicting labels: [[A]] at line 1 and [[B]] at line 1"},
+		{"line and bracket disagree", "Score: 7\nRating: [[8]]", ten, `conflicting scores: the line "Score: 7" (line 1) and [[8]] at line 2`},
+		{"denominator not the max", "Score: 4/5", ten, `the line "Score: 4/5" (line 1) is out of 5, but the scale is [1, 10]`},
+		{"bracketed denominator not the max", "[[4/5]]", ten, "[[4/5]] at line 1 is out of 5, but the scale is [1, 10]"},
+		{"bracket outside the scale", "Rating: [[11]]", ten, "[[11]] at line 1 is outside the scale [1, 10]"},
+		{"zero on a 1-10 scale", "Rating: [[0]]", ten, "[[0]] at line 1 is outside the scale [1, 10]"},
+		{"negative", "Rating: [[-1]]", ten, "[[-1]] at line 1 is outside the scale [1, 10]"},
+		{"arena-hard comparison", "My final verdict is: [[A>>B]]", ten, "the bracketed verdict [[A>>B]] at line 1 is not one this parser reads (it reads [[8]], [[8.5]], [[A]], [[B]], [[C]])"},
+		{"score line with words after", "Score: 7 for helpfulness, 3 for accuracy", ten, `the line "Score: 7 for helpfulness, 3 for accuracy" (line 1) has more after its score than this parser can read with certainty`},
+		{"bracket cut off", "The answer is good.\nRating: [[8", ten, `the answer is cut off inside a bracketed verdict: it ends "The answer is good.\nRating: [[8"`},
+		{"cut off after a verdict", "Rating: [[8]]\nOn reflection, " + strings.Repeat("the answer is thin; ", 5) + "[[7.", ten, `the answer is cut off inside a bracketed verdict: it ends [93 bytes before] …"answer is thin; the answer is thin; [[7."`},
+		{"prose rating", "Overall, the response is helpful, and I would rate it a 10.", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "Overall, the response is helpful, and I would rate it a 10."`},
+		{"10/10 mid-sentence", "The assistant's response rate is 10/10.", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "The assistant's response rate is 10/10."`},
+		{"confidence is not a score", "Confidence: 9/10", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "Confidence: 9/10"`},
+		{"single bracket", "I rate it [8].", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "I rate it [8]."`},
+		{"lower-case label", "Verdict: [[a]]", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "Verdict: [[a]]"`},
+		{"bare number", "\n5.0", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); a bare number (5.0) does not say it is a score: want [[5.0]] or "Rating: 5.0"; the answer ends "5.0"`},
+		{"verdict only inside a code fence", "```\nRating: [[8]]\n```", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[8]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "` + "```\\nRating: [[8]]\\n```" + `"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := evalkit.ParseVerdict(tt.in, tt.scale)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, evalkit.ErrUnreadableVerdict)
+			assert.Equal(t, "evalkit: unreadable judge verdict: "+tt.err, err.Error())
+			assert.Zero(t, v, "no verdict with an error")
+		})
+	}
+}
+
+func TestParseVerdictInvalidScale(t *testing.T) {
+	_, err := evalkit.ParseVerdict("[[8]]", evalkit.Scale{Min: 10, Max: 1})
+	assert.EqualError(t, err, "evalkit: scale [10, 1]: min must be below max")
+	assert.NotErrorIs(t, err, evalkit.ErrUnreadableVerdict, "a bad scale is the caller's error, not the judge's")
+}
+
+// Messages stay short however long the answer: excerpts are cut, and say
+// how much was left out.
+func TestParseVerdictErrorsAreBounded(t *testing.T) {
+	long := strings.Repeat("blah ", 10000)
+	for _, in := range []string{
+		long + "I would rate it a 10.",
+		"Rating: [[8]]\n" + long + "\nRating: [[9]]",
+		"Score: 7 " + long,
+		"{\"" + long + "\": 1}",
+		"{\"score\": \"" + long + "\"}",
+		"{\"label\": \"" + long + "\", \"grade\": \"x" + long + "\"}",
+		"{\"ordered_models\": [{\"model\": \"" + long + "\", \"rank\": 1}, {\"model\": \"" + long + "\", \"rank\": 1}]}",
+		strings.Repeat("\x01\xff", 5000),
+		"{\"score\": 8, " + long,
+	} {
+		_, err := evalkit.ParseVerdict(in, ten)
+		require.Error(t, err)
+		assert.LessOrEqual(t, len(err.Error()), maxErrorLen, err.Error())
+		assert.True(t, utf8.ValidString(err.Error()), "messages are valid UTF-8")
+	}
+}
+
+// maxErrorLen bounds every ParseVerdict error message, in bytes.
+const maxErrorLen = 1000
+
+// The shapes of hostile or huge answers: each is read in one or a few
+// passes and never panics. TestParseVerdictLargeInputs checks the results
+// on 2 MB of each (fast enough for the race detector);
+// BenchmarkParseVerdict50MB measures 50 MB.
+var largeInputs = []struct {
+	name  string
+	build func(n int) string
+	want  float64 // 0: an error
+}{
+	{"repeated verdict", func(n int) string { return strings.Repeat("[[8]] ", n/6) }, 8},
+	{"prose then a verdict", func(n int) string { return strings.Repeat("a", n) + "\nRating: [[8]]" }, 8},
+	{"score lines", func(n int) string { return strings.Repeat("Score: 8\n", n/9) }, 8},
+	{"a long reasoning field", func(n int) string { return `{"score": 8, "reasoning": "` + strings.Repeat("x", n) + `"}` }, 8},
+	{"open brackets", func(n int) string { return strings.Repeat("[", n) }, 0},
+	{"open braces", func(n int) string { return strings.Repeat("{", n) }, 0},
+	{"nested keys", func(n int) string { return strings.Repeat(`{"a":`, n/5) }, 0},
+	{"unclosed double brackets", func(n int) string { return strings.Repeat("[[8]] [[", n/8) + "\n[[8]]" }, 8},
+	{"quotes", func(n int) string { return strings.Repeat(`"`, n) }, 0},
+	{"verdict keys", func(n int) string { return strings.Repeat(`, "score": `, n/11) }, 0},
+	{"fences", func(n int) string { return strings.Repeat("```\n", n/4) }, 0},
+	{"newlines", func(n int) string { return strings.Repeat("\n", n) }, 0},
+	{"digits", func(n int) string { return "Score: " + strings.Repeat("9", n) }, 0},
+	{"arrays in prose", func(n int) string { return "x " + strings.Repeat("[1, ", n/4) }, 0},
+	{"mixed", func(n int) string { return strings.Repeat("[[8]] {\"score\": [[9 ```x\n", n/24) }, 0},
+	{"deep arrays in an object", func(n int) string { return `{"score": 8, "x": ` + strings.Repeat("[", n) + "}" }, 0},
+}
+
+func TestParseVerdictLargeInputs(t *testing.T) {
+	for _, tt := range largeInputs {
+		t.Run(tt.name, func(t *testing.T) {
+			in := tt.build(2 << 20)
+			v, err := evalkit.ParseVerdict(in, ten)
+			if tt.want == 0 {
+				require.Error(t, err)
+				assert.ErrorIs(t, err, evalkit.ErrUnreadableVerdict)
+				assert.LessOrEqual(t, len(err.Error()), maxErrorLen)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, v.RawScore)
+		})
+	}
+}
+
+// BenchmarkParseVerdict50MB reads each large input shape; the baseline is
+// MT-Bench's own extraction, a regexp for the first [[n]], on the same text.
+func BenchmarkParseVerdict50MB(b *testing.B) {
+	official := regexp.MustCompile(`\[\[(\d+\.?\d*)\]\]`)
+	for _, tt := range largeInputs {
+		in := tt.build(50 << 20)
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				_, _ = evalkit.ParseVerdict(in, ten)
+			}
+		})
+		b.Run(tt.name+"/official_regexp", func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				_ = official.FindStringSubmatch(in)
+			}
+		})
+	}
+}
