@@ -412,6 +412,8 @@ func rankOne(val any) (string, error) {
 	switch {
 	case len(firsts) == 0:
 		return "", fmt.Errorf("no model has rank 1 in %s", rankingKey)
+	case len(firsts) == 1 && strings.TrimSpace(firsts[0]) == "":
+		return "", fmt.Errorf("the model ranked 1 in %s has an empty name", rankingKey)
 	case len(firsts) == 1:
 		return firsts[0], nil
 	}

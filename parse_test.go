@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -197,6 +199,7 @@ func TestParseVerdictErrors(t *testing.T) {
 		{"label is a number", `{"grade": 9}`, ten, "the JSON verdict in the whole text: field grade is a number, want a string"},
 		{"passed is a string", `{"passed": "yes"}`, ten, "the JSON verdict in the whole text: field passed is a string, want true or false"},
 		{"no rank 1", `{"ordered_models": [{"model": "m", "rank": 2}]}`, ten, "the JSON verdict in the whole text: no model has rank 1 in ordered_models"},
+		{"rank 1 has no name", `{"ordered_models": [{"model": " ", "rank": 1}]}`, ten, "the JSON verdict in the whole text: the model ranked 1 in ordered_models has an empty name"},
 		{"two rank 1", `{"ordered_models": [{"model": "m", "rank": 1}, {"model": "M", "rank": 1}]}`, ten, `the JSON verdict in the whole text: 2 models have rank 1 in ordered_models: "m" and "M"`},
 		{"object without a verdict in prose beside a bracket", "The answer returned {\"order_id\": \"W1\"}.\nRating: [[9]]", ten, `the JSON verdict in the text at line 1, column 21: no verdict field: want score, rating, grade, label, verdict, decision, winner, pass, passed or ordered_models (case-sensitive); the object has keys "order_id"`},
 		{"broken JSON with a bracket inside", `{"score": 3, "reasoning": "not "[[8]]" as claimed"}`, ten, `the answer looks like a JSON verdict (key "score" at line 1) but no JSON object could be read: the first JSON value, in the text at line 1, column 33, is not an object`},
@@ -330,4 +333,53 @@ func BenchmarkParseVerdict50MB(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzParseVerdict checks the contract on any text: no panic, an error
+// wrapping ErrUnreadableVerdict with a bounded message and no verdict, or
+// a verdict that holds a score on the scale, a label or a pass/fail. The
+// seeds are every real judgment in testdata.
+func FuzzParseVerdict(f *testing.F) {
+	for _, s := range realJudgments(f) {
+		f.Add(s)
+	}
+	for _, s := range []string{"[[8]]", "Score: 4/5", "[[A]]", `{"score": "8/10"}`, "$ERROR$", "```json\n{\"score\": 3}\n```", "Rating: [[8"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		v, err := evalkit.ParseVerdict(in, ten)
+		if err != nil {
+			if !errors.Is(err, evalkit.ErrUnreadableVerdict) {
+				t.Fatalf("error does not wrap ErrUnreadableVerdict: %v", err)
+			}
+			if len(err.Error()) > maxErrorLen {
+				t.Fatalf("error is %d bytes: %.300s…", len(err.Error()), err.Error())
+			}
+			if v.Raw != "" || v.Scored || v.Label != "" || v.Passed != nil || v.Fields != nil {
+				t.Fatalf("a verdict with an error: %+v", v)
+			}
+			return
+		}
+		if v.Raw != in {
+			t.Fatalf("Raw is not the input")
+		}
+		if !v.Scored && v.Label == "" && v.Passed == nil {
+			t.Fatalf("a verdict with no score, label or pass: %+v", v)
+		}
+		if v.Scored {
+			if math.IsNaN(v.RawScore) || v.RawScore < ten.Min || v.RawScore > ten.Max || v.Score < 0 || v.Score > 1 {
+				t.Fatalf("score %v (raw %v) is off the scale", v.Score, v.RawScore)
+			}
+			// Never a number the judge did not write (exponents aside: 1e1 is 10).
+			if n := strconv.FormatFloat(v.RawScore, 'f', -1, 64); !strings.Contains(in, n) && !strings.ContainsAny(in, "eE") {
+				t.Fatalf("score %v is not written in the answer", v.RawScore)
+			}
+		} else if v.RawScore != 0 || v.Score != 0 {
+			t.Fatalf("unscored verdict with a score: %+v", v)
+		}
+		again, err := evalkit.ParseVerdict(in, ten)
+		if err != nil || again.RawScore != v.RawScore || again.Label != v.Label {
+			t.Fatalf("not deterministic: %+v then %+v, %v", v, again, err)
+		}
+	})
 }
