@@ -160,7 +160,7 @@ func TestJudgedC07VerdictSchema(t *testing.T) {
 	check := func(grade string) assert.LLMJudge {
 		return assert.LLMJudge{Criteria: "Matches the reference", VerdictSchema: schema,
 			Passing: assert.Passing{Labels: []string{"C"}, Field: "grade"},
-			Judge:   fixed(evalkit.Verdict{Fields: map[string]any{"grade": grade}, Raw: fmt.Sprintf(`{"grade": %q}`, grade)})}
+			Judge:   parsing(fmt.Sprintf(`{"grade": %q}`, grade))}
 	}
 	for _, tt := range []struct {
 		grade string
@@ -205,6 +205,19 @@ func TestJudgedC07UnreadableIsAnError(t *testing.T) {
 	testify.Equal(t, ERROR, outcomeOf(res, err))
 	testify.ErrorIs(t, err, unreadable)
 	testify.False(t, res.Passed)
+
+	// Read as a judge reads its model's answer.
+	res, err = assert.LLMJudge{Judge: parsing("I am unable to assess this response."), Criteria: "x", Passing: assert.Passing{Labels: []string{"C"}}}.Check(context.Background(), refundRun())
+	testify.Equal(t, ERROR, outcomeOf(res, err))
+	testify.ErrorContains(t, err, "llm_judge: the judge failed: evalkit: unreadable judge verdict")
+}
+
+// parsing is a judge whose model always answers reply, read by
+// evalkit.ParseVerdict as the real judges read their models' answers.
+func parsing(reply string) evalkit.Judge {
+	return evalkit.JudgeFunc(func(_ context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+		return evalkit.ParseVerdict(reply, req.Scale)
+	})
 }
 
 func TestJudgedNoOutput(t *testing.T) {

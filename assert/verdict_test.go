@@ -301,3 +301,43 @@ func ExampleGradeVerdict() {
 	// true
 	// GradeVerdict: the judge's verdict cannot be graded: the verdict has no score, and the threshold needs one
 }
+
+// The field-failure cases end to end, from the judge's reply as the model
+// wrote it: evalkit.ParseVerdict reads it (an unreadable reply is the
+// judge's error), GradeVerdict grades it.
+func TestFieldFailuresFromReplies(t *testing.T) {
+	threshold := assert.Passing{MinScore: ptr(0.5)}
+	passField := assert.Passing{Passed: &yes, Field: "pass"}
+	grades := assert.Passing{Labels: []string{"C"}, Field: "grade", Rules: assert.Rules{CaseInsensitive: true, Trim: true, IgnoreZeroWidth: true}}
+	menu := assert.Passing{Labels: []string{"C"}, Offered: []string{"C", "I"}, Field: "grade"}
+	verdicts := assert.Passing{Labels: []string{"pass"}, Field: "verdict", Rules: assert.Rules{CaseInsensitive: true, Trim: true}}
+	tests := []struct {
+		name    string
+		reply   string
+		passing assert.Passing
+		want    outcome
+	}{
+		{"C04a", `{"score": 0, "reasoning": "Does not answer the question."}`, passField, ERROR},
+		{"C04b", `{"reasoning": "Looks fine I guess."}`, passField, ERROR},
+		{"C04c", `{"pass": true, "score": 0}`, threshold, FAIL},
+		{"C04d", `{"pass": false, "reasoning": "n/a"}`, threshold, ERROR},
+		{"C06a", `{"grade": "C", "reasoning": "First thought GRADE: I, but all facts match. No reason to downgrade: I is wrong."}`, grades, PASS},
+		{"C06b", `{"grade": " c", "reasoning": "ok"}`, grades, PASS},
+		{"C06c", "Reasoning... final answer: {\"grade\": \"\u200bC\"}", grades, PASS},
+		{"C07a", `{"grade": "CI"}`, menu, ERROR},
+		{"C07b", `{"grade": "P"}`, menu, ERROR},
+		{"C07c", "I am unable to assess this response.", menu, ERROR},
+		{"C08e", `{"verdict": "PASS\n"}`, verdicts, PASS},
+		{"C08f", `{"verdict": "maybe"}`, verdicts, FAIL},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := evalkit.ParseVerdict(tt.reply, evalkit.Scale{Min: 0, Max: 1})
+			passed := false
+			if err == nil {
+				passed, err = assert.GradeVerdict(v, tt.passing)
+			}
+			testify.Equal(t, tt.want, gradeOutcome(passed, err), "error: %v", err)
+		})
+	}
+}
