@@ -1,0 +1,480 @@
+package evalkit
+
+// Verdicts written in text: bracketed verdicts and score lines, read
+// outside code fences. See ParseVerdict.
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit/internal/jsonx"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
+)
+
+// parseTextVerdict reads bracketed verdicts and score lines outside code
+// fences. found and jerr are what internal/jsonx returned: a JSON value
+// that is not an object, or why there is none.
+func parseTextVerdict(raw string, scale Scale, found jsonx.Found, jerr *jsonx.Error) (Verdict, error) {
+	var (
+		t         tally
+		fence     fenceState
+		lineNo    int
+		inFence   *reading // a verdict seen inside a code fence, for the message
+		jsonLike  string   // where text looks like a JSON verdict
+		unsupport string   // a bracketed verdict this parser does not read
+		badLine   string   // a score line with more after its number
+		badDenom  *reading // a denominator that is not the scale's Max
+	)
+	for rest := raw; rest != ""; {
+		var line string
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			line, rest = rest, ""
+		}
+		lineNo++
+		line = strings.TrimSuffix(line, "\r")
+		if fence.line(line) {
+			continue // an opening or closing fence line
+		}
+		if jsonLike == "" && (!fence.in || fence.jsonish) {
+			if k, ok := jsonVerdictKey(line); ok {
+				jsonLike = fmt.Sprintf("%q at line %d", k, lineNo)
+			}
+		}
+		if fence.in {
+			if inFence == nil {
+				brackets(line, func(content string) bool {
+					if r, ok := bracketVerdict(content); ok {
+						r.line = lineNo
+						seen := r
+						inFence = &seen
+						return false
+					}
+					return true
+				})
+			}
+			continue
+		}
+		brackets(line, func(content string) bool {
+			r, ok := bracketVerdict(content)
+			switch {
+			case ok:
+				r.line = lineNo
+				if r.denom != 0 && r.denom != scale.Max && badDenom == nil {
+					bad := r
+					badDenom = &bad
+				}
+				t.add(r)
+			case unsupport == "" && isComparison(content):
+				unsupport = fmt.Sprintf("[[%s]] at line %d", textnorm.Excerpt(content, maxBracket), lineNo)
+			}
+			return true
+		})
+		switch r, found, bad := lineVerdict(line); {
+		case bad:
+			if badLine == "" {
+				badLine = fmt.Sprintf("the line %s (line %d)", verdictQuote(strings.TrimSpace(line), 80), lineNo)
+			}
+		case found:
+			r.as, r.line = line, lineNo
+			if r.denom != 0 && r.denom != scale.Max && badDenom == nil {
+				bad := r
+				badDenom = &bad
+			}
+			t.add(r)
+		}
+	}
+
+	switch {
+	case jsonLike != "":
+		why := "it is not valid JSON"
+		switch {
+		case jerr != nil:
+			why = textnorm.Excerpt(jerr.Msg, maxMsg)
+		case len(found.JSON) > 0:
+			why = "the first JSON value, in " + found.From + ", is not an object"
+		}
+		return Verdict{}, unreadable("the answer looks like a JSON verdict (key %s) but no JSON object could be read: %s", jsonLike, why)
+	case unsupport != "":
+		return Verdict{}, unreadable("the bracketed verdict %s is not one this parser reads (it reads [[8]], [[8.5]], [[A]], [[B]], [[C]])", unsupport)
+	case badLine != "":
+		return Verdict{}, unreadable("%s has more after its score than this parser can read with certainty", badLine)
+	case t.conflict != nil:
+		return Verdict{}, unreadable("%v", t.conflict)
+	case badDenom != nil:
+		return Verdict{}, unreadable("%v is out of %v, but the scale is [%v, %v]", *badDenom, badDenom.denom, scale.Min, scale.Max)
+	case t.hasLabel:
+		return Verdict{Label: t.label.label}, nil
+	case t.hasScore:
+		var v Verdict
+		if err := v.setScore(t.score, scale); err != nil {
+			return Verdict{}, unreadable("%v", err)
+		}
+		return v, nil
+	}
+	return Verdict{}, noVerdict(raw, inFence)
+}
+
+// noVerdict is the error for an answer with nothing this parser reads.
+func noVerdict(raw string, inFence *reading) error {
+	text := strings.TrimSpace(raw)
+	var hint string
+	if _, n := scanNumber(text); n > 0 && n == len(text) {
+		hint = fmt.Sprintf("; a bare number (%s) does not say it is a score: want [[%s]] or \"Rating: %s\"", text, text, text)
+	} else if inFence != nil {
+		hint = fmt.Sprintf("; %v is inside a code fence, where verdicts are not read", *inFence)
+	}
+	return unreadable("no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line \"Score: 8\")%s; the answer ends %s",
+		hint, verdictTail(text, maxQuote))
+}
+
+// maxBracket bounds what "[[...]]" may hold to be read as a verdict.
+const maxBracket = 24
+
+// brackets calls fn with the content of each "[[...]]" in line (at most
+// maxBracket bytes, trimmed of spaces) until fn returns false. In "[[[8]]]"
+// the content is "8".
+func brackets(line string, fn func(content string) bool) {
+	for pos := 0; pos < len(line); {
+		k := strings.Index(line[pos:], "[[")
+		if k < 0 {
+			return
+		}
+		start := pos + k + 2
+		for start < len(line) && line[start] == '[' {
+			start++
+		}
+		window := line[start:min(len(line), start+maxBracket)]
+		end := strings.Index(window, "]]")
+		if end < 0 {
+			pos = start
+			continue
+		}
+		pos = start + end + 2
+		if !fn(strings.TrimSpace(window[:end])) {
+			return
+		}
+	}
+}
+
+// bracketVerdict reads the content of "[[...]]": a score ("8", "8.5",
+// "8/10") or a pairwise label ("A", "B", "C").
+func bracketVerdict(content string) (reading, bool) {
+	if num, denom, n := scanScore(content); n > 0 && n == len(content) {
+		return reading{score: num, denom: denom, kind: 'b', as: content}, true
+	}
+	if content == "A" || content == "B" || content == "C" {
+		return reading{isLabel: true, label: content, kind: 'b', as: content}, true
+	}
+	return reading{}, false
+}
+
+// isComparison reports whether s is an Arena-Hard-style pairwise verdict:
+// "A>B", "A>>B", "B>A", "A=B", "A<<B", with optional spaces.
+func isComparison(s string) bool {
+	s = strings.ReplaceAll(s, " ", "")
+	if len(s) < 3 || (s[0] != 'A' && s[0] != 'B') {
+		return false
+	}
+	last := s[len(s)-1]
+	if last != 'A' && last != 'B' {
+		return false
+	}
+	op := s[1 : len(s)-1]
+	return slices.Contains([]string{">", ">>", "<", "<<", "=", "=="}, op)
+}
+
+// lineVerdict reads a line stating a score: "Score: 7", "Rating = 7.5",
+// "**Final score:** 4/5", "## Rating: 8 out of 10". found is false for a
+// line that does not start with a score label followed by a number; bad is
+// true for one that does but has more after the number than a closing
+// period or a parenthesis.
+func lineVerdict(line string) (r reading, found, bad bool) {
+	s := skipMarkup(line, true)
+	if s == "" {
+		return reading{}, false, false
+	}
+	switch s[0] { // most lines end here
+	case 's', 'S', 'r', 'R', 'f', 'F', 'o', 'O':
+	default:
+		return reading{}, false, false
+	}
+	for _, p := range []string{"final ", "overall "} {
+		if hasPrefixFold(s, p) {
+			s = skipMarkup(s[len(p):], false)
+			break
+		}
+	}
+	switch {
+	case hasPrefixFold(s, "score"):
+		s = s[len("score"):]
+	case hasPrefixFold(s, "rating"):
+		s = s[len("rating"):]
+	default:
+		return reading{}, false, false
+	}
+	s = skipMarkup(s, false)
+	if s == "" || (s[0] != ':' && s[0] != '=') {
+		return reading{}, false, false
+	}
+	s = skipMarkup(s[1:], false)
+	num, denom, n := scanScore(s)
+	if n == 0 {
+		return reading{}, false, false // "Rating: [[8]]", "Score: N/A"
+	}
+	rest := strings.TrimRight(s[n:], "*_. \t")
+	rest = strings.TrimLeft(rest, " \t")
+	if rest != "" && !(rest[0] == '(' && rest[len(rest)-1] == ')') {
+		return reading{}, false, true
+	}
+	return reading{score: num, denom: denom, kind: 'l'}, true, false
+}
+
+// skipMarkup skips spaces and markdown emphasis ("**", "__") at the start
+// of s, and at the start of a line also quote and heading markers ("> ",
+// "## ").
+func skipMarkup(s string, lineStart bool) string {
+	i := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '*', '_':
+		case '>', '#':
+			if !lineStart {
+				return s[i:]
+			}
+		default:
+			return s[i:]
+		}
+	}
+	return ""
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) &&
+		(len(s) == len(prefix) || !isWordByte(s[len(prefix)]) || prefix[len(prefix)-1] == ' ')
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}
+
+// maxNumber bounds a number's text: a longer run of digits is not a score.
+const maxNumber = 32
+
+// scanScore reads a score at the start of s: a number ("8", "8.5", "-2",
+// "8."), optionally followed by a denominator ("8/10", "8 / 10",
+// "8 out of 10"). n is the bytes read, 0 when s does not start with one;
+// denom is 0 when none was written.
+func scanScore(s string) (num, denom float64, n int) {
+	num, n = scanNumber(s)
+	if n == 0 {
+		return 0, 0, 0
+	}
+	i := n
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '/':
+		i++
+	case hasPrefixFold(s[i:], "out of "):
+		i += len("out of ")
+	default:
+		return num, 0, n
+	}
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	d, m := scanNumber(s[i:])
+	if m == 0 || d <= 0 {
+		return num, 0, n // "8/" or "8/x": the caller sees what follows the number
+	}
+	return num, d, i + m
+}
+
+// scanNumber reads -?digits(.digits*)? at the start of s.
+func scanNumber(s string) (float64, int) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := i
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	if i == digits {
+		return 0, 0
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+	}
+	if i > maxNumber {
+		return 0, 0
+	}
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s[:i], "."), 64)
+	if err != nil {
+		return 0, 0
+	}
+	return f, i
+}
+
+// fenceState follows markdown code fences line by line: a line starting
+// (after indentation) with three or more backticks or tildes opens a fence,
+// and a line holding only a run of the same character at least as long
+// closes it.
+type fenceState struct {
+	in      bool
+	jsonish bool // tagged json (or untagged): JSON verdicts may live there
+	marker  byte
+	n       int
+}
+
+// line advances the state over one line and reports whether it was a
+// fence's opening or closing line.
+func (f *fenceState) line(line string) bool {
+	s := strings.TrimLeft(line, " \t")
+	if len(s) < 3 || (s[0] != '`' && s[0] != '~') {
+		return false
+	}
+	n := 0
+	for n < len(s) && s[n] == s[0] {
+		n++
+	}
+	if n < 3 {
+		return false
+	}
+	rest := strings.TrimSpace(s[n:])
+	if f.in {
+		if s[0] == f.marker && n >= f.n && rest == "" {
+			*f = fenceState{}
+			return true
+		}
+		return false
+	}
+	tag := rest
+	if i := strings.IndexAny(tag, " \t{"); i >= 0 {
+		tag = tag[:i]
+	}
+	if s[0] == '`' && strings.Contains(rest, "`") {
+		return false // "```code```" on one line is inline code, not a fence
+	}
+	tag = strings.ToLower(tag)
+	*f = fenceState{in: true, marker: s[0], n: n, jsonish: tag == "" || strings.HasPrefix(tag, "json")}
+	return true
+}
+
+// jsonVerdictKey finds a verdict key written as a JSON member ("score":)
+// at the start of line or after '{' or ','.
+func jsonVerdictKey(line string) (string, bool) {
+	for pos := 0; pos < len(line); {
+		q := strings.IndexByte(line[pos:], '"')
+		if q < 0 {
+			return "", false
+		}
+		at := pos + q
+		pos = at + 1
+		if at+1 >= len(line) || strings.IndexByte(verdictKeyStarts, line[at+1]) < 0 {
+			continue // no verdict key starts so: skip the loop below
+		}
+		for _, k := range verdictKeys {
+			after, ok := strings.CutPrefix(line[at+1:], k)
+			if !ok || !strings.HasPrefix(after, `"`) || !strings.HasPrefix(strings.TrimLeft(after[1:], " \t"), ":") {
+				continue
+			}
+			before := strings.TrimRight(line[:at], " \t")
+			if before == "" || before[len(before)-1] == '{' || before[len(before)-1] == ',' {
+				return k, true
+			}
+		}
+	}
+	return "", false
+}
+
+var verdictKeys = slices.Concat(scoreKeys, labelKeys, passKeys, []string{rankingKey})
+
+// verdictKeyStarts holds the first byte of each verdict key.
+var verdictKeyStarts = func() string {
+	var b []byte
+	for _, k := range verdictKeys {
+		b = append(b, k[0])
+	}
+	return string(b)
+}()
+
+// verdictKeyList lists an object's keys for a message, bounded.
+func verdictKeyList(keys []string) string {
+	if len(keys) == 0 {
+		return "no keys"
+	}
+	var out []string
+	for i, k := range keys {
+		if i == maxKeys {
+			out = append(out, fmt.Sprintf("… (%d keys in all)", len(keys)))
+			break
+		}
+		out = append(out, quoteKey(k))
+	}
+	return "keys " + strings.Join(out, ", ")
+}
+
+func quoteKey(k string) string { return verdictQuote(k, maxKey) }
+
+// verdictQuote quotes the first bytes of s, at most 2×limit of them once
+// quoted, saying how much was left out.
+func verdictQuote(s string, limit int) string {
+	q, part := quoteClipped(s, limit, false)
+	if len(part) == len(s) {
+		return q
+	}
+	return q + fmt.Sprintf("… [%d more bytes]", len(s)-len(part))
+}
+
+// verdictTail quotes the last bytes of s, at most 2×limit of them once
+// quoted, saying how much came before.
+func verdictTail(s string, limit int) string {
+	q, part := quoteClipped(s, limit, true)
+	if len(part) == len(s) {
+		return q
+	}
+	return fmt.Sprintf("[%d bytes before] …", len(s)-len(part)) + q
+}
+
+// quoteClipped quotes a clip of s (its start, or its end when tail) short
+// enough that the quoted text is at most 2×limit bytes: escapes ("\x01")
+// take up to four bytes for one.
+func quoteClipped(s string, limit int, tail bool) (quoted, part string) {
+	for n := limit; ; n /= 2 {
+		part = clip(s, n, tail)
+		quoted = strconv.Quote(part)
+		if len(quoted) <= 2*limit || n == 0 {
+			return quoted, part
+		}
+	}
+}
+
+// clip returns at most n bytes of s, its start or its end, cut on a rune
+// boundary.
+func clip(s string, n int, tail bool) string {
+	if len(s) <= n {
+		return s
+	}
+	if tail {
+		cut := len(s) - n
+		for cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut++
+		}
+		return s[cut:]
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
