@@ -22,6 +22,12 @@
 // assistant output, an invalid regular expression, schema or JMESPath query
 // are errors, never vacuous passes.
 //
+// Judged checks (LLMJudge, LLMJudgeToolCalls; PromptKit's llm_judge,
+// llm_judge_session, llm_judge_tool_calls) ask an evalkit.Judge and grade its
+// verdict with GradeVerdict; score thresholds live on the Assertion wrapper
+// (PromptKit's type: assertion with min_score/max_score), never in the
+// judge's prompt, and a verdict missing what is graded is an error.
+//
 // Scope: text and JSON checks read the last assistant message by default
 // (Turn) and can read every assistant message (Session); tool-call checks
 // read every call of the transcript by default (Session) and can read the

@@ -25,6 +25,21 @@
 // reads "error:" instead of a summary: it fails the test, but it is never
 // charged to the agent as a failed check, and never passes.
 //
+// LLM-as-judge steps ask the T's judge (WithJudge) and grade its verdict; the
+// threshold lives on the step, never in the judge's prompt:
+//
+//	et := evaltest.New(t, evaltest.WithJudge(openaijudge.FromEnv()))
+//	et.Expect(tr).Judge("Confirms the refund and states the amount", assert.MinScore(0.8))
+//
+//	refund_test.go:17: Judge("Confirms the refund and states the a…", MinScore(0.80)): score 0.55, want >= 0.80
+//	    reasoning: the reply never states the amount
+//	    judge: gpt-4.1-mini
+//	    transcript: 9 messages
+//
+// A judge that cannot give a verdict (an unreadable answer, an API failure)
+// is an evaluation error, never a failure or a pass. Package judgefake has
+// fake judges for testing this wiring without a model.
+//
 // With go test -artifacts (Go 1.26+), the transcript of a failed check is
 // written to the test's artifact directory.
 package evaltest
