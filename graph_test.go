@@ -16,19 +16,41 @@ func TestPackageGraph(t *testing.T) {
 		t.Skip("runs go list")
 	}
 	const mod = "github.com/evalkit-go/evalkit"
+	// The vocabulary: standard library, plus the internal JSON extraction
+	// the verdict parser shares with the checks (itself std only).
+	root := []string{mod, mod + "/internal/jsonx", mod + "/internal/textnorm"}
 	allowed := map[string][]string{
-		// The vocabulary: standard library, plus the internal JSON extraction
-		// the verdict parser shares with the checks (itself std only).
-		".": {mod + "/internal/jsonx", mod + "/internal/textnorm"},
+		".":           root,
+		"./judgefake": append(slices.Clone(root), mod+"/judgefake"),
+		// The real judges are thin net/http clients: no SDK, no module.
+		"./openaijudge":    append(slices.Clone(root), mod+"/openaijudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt"),
+		"./anthropicjudge": append(slices.Clone(root), mod+"/anthropicjudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt"),
 	}
 	for pkg, allow := range allowed {
 		for _, dep := range nonStandardDeps(t, pkg) {
-			if dep == mod || strings.TrimPrefix(dep, mod) == strings.TrimPrefix(pkg, ".") {
-				continue
-			}
 			if !slices.Contains(allow, dep) {
 				t.Errorf("package %s depends on %s, which DESIGN.md's package graph does not allow", pkg, dep)
 			}
+		}
+	}
+
+	// What a user's test build gets from evaltest and a real judge: the
+	// core modules, nothing more.
+	core := []string{mod, "github.com/google/go-cmp", "github.com/jmespath-community/go-jmespath",
+		"github.com/santhosh-tekuri/jsonschema/v6", "golang.org/x/exp", "golang.org/x/text"}
+	for _, m := range goList(t, "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./evaltest", "./openaijudge", "./anthropicjudge") {
+		if !slices.Contains(core, m) {
+			t.Errorf("evaltest and the judges pull module %s into users' builds, outside the core set", m)
+		}
+	}
+
+	// Only evaltest reports to the test: no other package's non-test files
+	// import "testing".
+	imports := goListOutput(t, "-f", "{{.ImportPath}}:{{range .Imports}} {{.}}{{end}}", "./...")
+	for _, line := range strings.Split(imports, "\n") {
+		pkg, deps, _ := strings.Cut(line, ":")
+		if pkg != "" && pkg != mod+"/evaltest" && slices.Contains(strings.Fields(deps), "testing") {
+			t.Errorf("package %s imports testing; only evaltest may", pkg)
 		}
 	}
 }
@@ -36,13 +58,27 @@ func TestPackageGraph(t *testing.T) {
 // nonStandardDeps lists the non-standard-library packages pkg depends on.
 func nonStandardDeps(t *testing.T, pkg string) []string {
 	t.Helper()
+	return goList(t, "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg)
+}
+
+// goList runs go list with args and returns its output's words, deduplicated.
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	words := strings.Fields(goListOutput(t, args...))
+	slices.Sort(words)
+	return slices.Compact(words)
+}
+
+// goListOutput runs go list with args and returns what it printed.
+func goListOutput(t *testing.T, args ...string) string {
+	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	out, err := exec.Command(goBin, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg).CombinedOutput()
+	out, err := exec.Command(goBin, append([]string{"list"}, args...)...).Output()
 	if err != nil {
-		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		t.Fatalf("go list %s: %v", strings.Join(args, " "), err)
 	}
-	return strings.Fields(string(out))
+	return string(out)
 }
