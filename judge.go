@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Judge grades content against criteria and returns a Verdict: an LLM behind
@@ -65,6 +66,11 @@ type JudgeRequest struct {
 	// param): a judge uses it instead of its own default, or returns an
 	// error when it cannot.
 	Model string `json:"model,omitempty"`
+	// Labels, when set, are the labels the judge chooses from: besides its
+	// score it gives exactly one of them, as written here, in
+	// Verdict.Label ("yes" and "no", "C" and "I", "pass" and "fail"). A
+	// grader reads the label against its passing labels.
+	Labels []string `json:"labels,omitempty"`
 }
 
 // Validate returns an error for a request no judge can answer: no criteria,
@@ -77,6 +83,16 @@ func (r JudgeRequest) Validate() error {
 	case ContentAnswer, ContentTranscript, ContentToolCalls:
 	default:
 		return fmt.Errorf("evalkit: judge request has unknown content kind %q", r.Kind)
+	}
+	seen := make(map[string]bool, len(r.Labels))
+	for _, l := range r.Labels {
+		if strings.TrimSpace(l) == "" {
+			return fmt.Errorf("evalkit: judge request has an empty label")
+		}
+		if seen[l] {
+			return fmt.Errorf("evalkit: judge request lists the label %q twice", l)
+		}
+		seen[l] = true
 	}
 	return r.Scale.OrDefault().Validate()
 }

@@ -92,7 +92,7 @@ func (a Assertion) Check(ctx context.Context, tr *evalkit.Transcript) (Result, e
 		return Result{}, err
 	}
 	if vc, ok := a.Eval.(verdicter); ok {
-		v, j, err := vc.verdict(ctx, tr)
+		v, j, err := vc.verdict(ctx, tr, true)
 		if err != nil {
 			return Result{}, err
 		}

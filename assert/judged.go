@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
@@ -123,6 +124,7 @@ type judging struct {
 	req           evalkit.JudgeRequest // without content
 	verdictSchema any
 	passing       Passing
+	byScore       bool // graded by an Assertion's threshold
 }
 
 func (c LLMJudge) judging() judging {
@@ -171,7 +173,7 @@ func (c LLMJudge) Check(ctx context.Context, tr *evalkit.Transcript) (Result, er
 	if err := c.validate(); err != nil {
 		return Result{}, err
 	}
-	v, j, err := c.verdict(ctx, tr)
+	v, j, err := c.verdict(ctx, tr, false)
 	if err != nil {
 		return Result{}, err
 	}
@@ -183,7 +185,7 @@ func (c LLMJudgeToolCalls) Check(ctx context.Context, tr *evalkit.Transcript) (R
 	if err := c.validate(); err != nil {
 		return Result{}, err
 	}
-	v, j, err := c.verdict(ctx, tr)
+	v, j, err := c.verdict(ctx, tr, false)
 	if err != nil {
 		return Result{}, err
 	}
@@ -195,11 +197,14 @@ func (c LLMJudgeToolCalls) Check(ctx context.Context, tr *evalkit.Transcript) (R
 type verdicter interface {
 	Check
 	judging() judging
-	verdict(ctx context.Context, tr *evalkit.Transcript) (evalkit.Verdict, judging, error)
+	// verdict asks the judge; byScore says the verdict is graded by its
+	// score alone (an Assertion's threshold), so no label is asked for.
+	verdict(ctx context.Context, tr *evalkit.Transcript, byScore bool) (evalkit.Verdict, judging, error)
 }
 
-func (c LLMJudge) verdict(ctx context.Context, tr *evalkit.Transcript) (evalkit.Verdict, judging, error) {
+func (c LLMJudge) verdict(ctx context.Context, tr *evalkit.Transcript, byScore bool) (evalkit.Verdict, judging, error) {
 	j := c.judging()
+	j.byScore = byScore
 	req := j.req
 	if c.Scope.or(Turn) == Session {
 		if _, err := outputs(j.check, tr, Session); err != nil {
@@ -221,8 +226,9 @@ func (c LLMJudge) verdict(ctx context.Context, tr *evalkit.Transcript) (evalkit.
 	return v, j, err
 }
 
-func (c LLMJudgeToolCalls) verdict(ctx context.Context, tr *evalkit.Transcript) (evalkit.Verdict, judging, error) {
+func (c LLMJudgeToolCalls) verdict(ctx context.Context, tr *evalkit.Transcript, byScore bool) (evalkit.Verdict, judging, error) {
 	j := c.judging()
+	j.byScore = byScore
 	outs, err := outputs(j.check, tr, Turn)
 	if err != nil {
 		return evalkit.Verdict{}, j, err
@@ -274,6 +280,8 @@ func (j judging) validate() error {
 		if _, err := compileNamed(j.check, "verdict_schema", j.verdictSchema); err != nil {
 			return err
 		}
+	} else if err := j.passing.askable(j.check); err != nil {
+		return err
 	}
 	if j.judge == nil {
 		return fmt.Errorf("%s: %w: set the check's Judge, build the registry with assert.NewRegistry().WithJudge(j), or in a test give evaltest.New the option evaltest.WithJudge(j)", j.check, ErrNoJudge)
@@ -281,9 +289,48 @@ func (j judging) validate() error {
 	return nil
 }
 
+// passFail are the labels a judge is asked for when the check grades by the
+// judge's own pass or fail.
+var passFail = []string{"pass", "fail"}
+
+// askable reports, for a check without a verdict schema, whether the judge
+// can be asked for what the passing criterion reads: a judge's default
+// verdict holds a score and, when the request lists them, a label. Labels
+// need the menu they come from (a judge told only the passing labels could
+// answer nothing else); a criterion on a field of the check's own naming,
+// or a passing schema, needs a verdict schema that says what to write.
+func (p Passing) askable(check string) error {
+	switch {
+	case p.Schema != nil:
+		return paramErr(check, "verdict_schema", "a passing schema needs a verdict schema telling the judge what to write")
+	case p.Field != "" && p.Field != "label" && p.Field != "pass" && p.Field != "passed":
+		return paramErr(check, "verdict_schema", "the criterion reads the verdict field %q: give a verdict schema that asks the judge for it", p.Field)
+	case len(p.Labels) > 0 && len(p.Offered) == 0:
+		return paramErr(check, "offered_labels", "the judge must be told every label it may give, not only the passing ones: add OfferedLabels in Go (offered_labels), or a verdict schema")
+	}
+	return nil
+}
+
+// labels are the labels the request lists for the judge to choose from:
+// the menu of a label criterion, pass and fail for a criterion on the
+// judge's own pass/fail (or for no criterion at all), none for a threshold.
+func (j judging) labels() []string {
+	p := j.passing
+	switch {
+	case j.byScore || j.verdictSchema != nil || p.MinScore != nil || p.MaxScore != nil:
+		return nil
+	case len(p.Labels) > 0:
+		return p.Offered
+	case p.Passed != nil || !p.hasCriterion():
+		return passFail
+	}
+	return nil
+}
+
 // ask sends the request and checks the verdict keeps the judge's contract.
 func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 	req.Scale = req.Scale.OrDefault()
+	req.Labels = j.labels()
 	if j.verdictSchema != nil {
 		raw, err := schemaJSON(j.verdictSchema)
 		if err != nil {
@@ -347,17 +394,27 @@ func schemaJSON(schema any) (json.RawMessage, error) {
 }
 
 // result grades v by the check's Passing: the zero Passing reads the
-// judge's own pass/fail.
+// judge's own pass/fail, which the request asked for as a label.
 func (j judging) result(v evalkit.Verdict) (Result, error) {
 	var g graded
 	var err error
-	if j.passing.hasCriterion() {
-		g, err = j.passing.grade(j.check, v)
-	} else {
-		if v.Passed == nil {
-			return Result{}, paramErr(j.check, "min_score", "no threshold, and the judge gave no pass/fail of its own: wrap the check in type: assertion with min_score (assert.MinScore in Go), or give passing labels")
+	p := j.passing
+	if !p.hasCriterion() {
+		p = Passing{Passed: ptrTo(true)}
+	}
+	if p.Passed != nil && p.Field == "" && v.Passed == nil && slices.Equal(j.labels(), passFail) {
+		// The judge was asked for pass or fail as a label.
+		switch strings.ToLower(strings.TrimSpace(v.Label)) {
+		case "pass":
+			v.Passed = ptrTo(true)
+		case "fail":
+			v.Passed = ptrTo(false)
+		default:
+			return Result{}, badVerdict(j.check, "asked to label the content pass or fail, the judge gave %s", labelOrNothing(v.Label))
 		}
-		g, err = Passing{Passed: ptrTo(true)}.grade(j.check, v)
+	}
+	if p.hasCriterion() {
+		g, err = p.grade(j.check, v)
 	}
 	if err != nil {
 		return Result{}, err
@@ -535,4 +592,11 @@ func buildLLMJudgeToolCalls(p *params) (Check, error) {
 	return LLMJudgeToolCalls{Judge: j.judge, Criteria: j.req.Criteria, Rubric: j.req.Rubric, Reference: j.req.Reference, Context: j.req.Context,
 		Scale: j.req.Scale, Model: j.req.Model, SystemPrompt: j.req.SystemPrompt, VerdictSchema: j.verdictSchema, Passing: j.passing,
 		Tools: tools, Scope: scope}, nil
+}
+
+func labelOrNothing(l string) string {
+	if l == "" {
+		return "no label"
+	}
+	return "the label " + excerpt(l)
 }

@@ -101,8 +101,14 @@ func TestJudgedOutcomes(t *testing.T) {
 		{name: "the judge's own fail", check: assert.LLMJudge{Judge: judgefake.Fail("the reply never states the amount"), Criteria: "x"}, want: FAIL,
 			summary: "judge's pass/fail: fail, want pass", details: []assert.Detail{{Label: "reasoning", Text: "the reply never states the amount"}}},
 		{name: "no threshold and no pass/fail: never a silent 1.0", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 1, Scored: true}), Criteria: "x"}, want: ERROR,
-			summary: `llm_judge: param "min_score": no threshold, and the judge gave no pass/fail of its own: wrap the check in type: assertion with min_score (assert.MinScore in Go), or give passing labels`},
-		{name: "labels decide, not the judge's pass", check: assert.LLMJudge{Criteria: "x", Passing: assert.Passing{Labels: []string{"C"}},
+			summary: `llm_judge: the judge's verdict cannot be graded: asked to label the content pass or fail, the judge gave no label`},
+		{name: "the judge's pass as a label", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 1, Scored: true, Label: "pass"}), Criteria: "x"}, want: PASS, summary: "judge's pass/fail: pass"},
+		{name: "the judge's fail as a label", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 0.9, Scored: true, Label: "fail"}), Criteria: "x"}, want: FAIL, summary: "judge's pass/fail: fail, want pass"},
+		{name: "an off-menu pass/fail label", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 0.9, Scored: true, Label: "maybe"}), Criteria: "x"}, want: ERROR,
+			summary: `llm_judge: the judge's verdict cannot be graded: asked to label the content pass or fail, the judge gave the label "maybe"`},
+		{name: "passing labels need the menu", check: assert.LLMJudge{Judge: judgefake.Pass(), Criteria: "x", Passing: assert.Passing{Labels: []string{"yes"}}}, want: ERROR,
+			summary: `llm_judge: param "offered_labels": the judge must be told every label it may give, not only the passing ones: add OfferedLabels in Go (offered_labels), or a verdict schema`},
+		{name: "labels decide, not the judge's pass", check: assert.LLMJudge{Criteria: "x", Passing: assert.Passing{Labels: []string{"C"}, Offered: []string{"C", "I"}},
 			Judge: fixed(evalkit.Verdict{Label: "I", Passed: &yes, Reasoning: "wrong total", Model: "gpt-4.1-mini"})}, want: FAIL,
 			summary: `label "I", want "C"`, details: []assert.Detail{{Label: "reasoning", Text: "wrong total"}, {Label: "judge", Text: "gpt-4.1-mini"}}},
 		{name: "a judge error is an error, with its message", check: assert.LLMJudge{Judge: judgefake.Err(judgeErr), Criteria: "x"}, want: ERROR,
@@ -201,13 +207,13 @@ func TestJudgedC07VerdictSchema(t *testing.T) {
 // and the check is an error, distinct from a failing verdict.
 func TestJudgedC07UnreadableIsAnError(t *testing.T) {
 	unreadable := errors.New(`cannot read a verdict in "I am unable to assess this response."`)
-	res, err := assert.LLMJudge{Judge: judgefake.Err(unreadable), Criteria: "x", Passing: assert.Passing{Labels: []string{"C"}}}.Check(context.Background(), refundRun())
+	res, err := assert.LLMJudge{Judge: judgefake.Err(unreadable), Criteria: "x", Passing: assert.Passing{Labels: []string{"C"}, Offered: []string{"C", "I"}}}.Check(context.Background(), refundRun())
 	testify.Equal(t, ERROR, outcomeOf(res, err))
 	testify.ErrorIs(t, err, unreadable)
 	testify.False(t, res.Passed)
 
 	// Read as a judge reads its model's answer.
-	res, err = assert.LLMJudge{Judge: parsing("I am unable to assess this response."), Criteria: "x", Passing: assert.Passing{Labels: []string{"C"}}}.Check(context.Background(), refundRun())
+	res, err = assert.LLMJudge{Judge: parsing("I am unable to assess this response."), Criteria: "x", Passing: assert.Passing{Labels: []string{"C"}, Offered: []string{"C", "I"}}}.Check(context.Background(), refundRun())
 	testify.Equal(t, ERROR, outcomeOf(res, err))
 	testify.ErrorContains(t, err, "llm_judge: the judge failed: evalkit: unreadable judge verdict")
 }
@@ -275,13 +281,13 @@ func TestJudgedRegistry(t *testing.T) {
 	testify.True(t, res.Passed, "the threshold decides, not the judge's own fail")
 	testify.Equal(t, "score 0.90, want >= 0.80", res.Summary)
 
-	res, err = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"pass"}})
+	res, err = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"pass"}, "offered_labels": []any{"pass", "fail"}})
 	require.NoError(t, err)
 	testify.True(t, res.Passed, "labels compare case-insensitively by default")
 
-	_, err = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"pass"}, "label_rules": []any{}})
+	_, err = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"pass"}, "offered_labels": []any{"pass", "Pass", "fail"}, "label_rules": []any{}})
 	require.NoError(t, err)
-	res, _ = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"pass"}, "label_rules": []any{}})
+	res, _ = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"pass"}, "offered_labels": []any{"pass", "Pass", "fail"}, "label_rules": []any{}})
 	testify.False(t, res.Passed, "an empty rule list compares exactly")
 
 	res, err = run("llm_judge", map[string]any{"criteria": "x"})
@@ -376,7 +382,7 @@ func TestJudgeCheck(t *testing.T) {
 	require.NoError(t, err)
 	testify.Equal(t, "score 0.70, want >= 0.80", res.Summary)
 
-	res, err = assert.JudgeCheck(j, evalkit.ContentTranscript, "x", assert.PassingLabels("C")).Check(ctx, refundRun())
+	res, err = assert.JudgeCheck(j, evalkit.ContentTranscript, "x", assert.PassingLabels("C"), assert.OfferedLabels("C", "I")).Check(ctx, refundRun())
 	require.NoError(t, err)
 	testify.True(t, res.Passed)
 

@@ -28,6 +28,7 @@ type judgeSetup struct {
 	tools    bool
 	labels   bool
 	verdict  bool
+	offered  []string
 }
 
 // JudgeCheck returns the judged check for content of the given kind:
@@ -57,6 +58,12 @@ func JudgeCheck(j evalkit.Judge, kind evalkit.ContentKind, criteria string, opts
 	}
 	if s.labels && s.verdict {
 		return fail(paramErr(check, "passing", "give PassingLabels or PassingVerdict, not both"))
+	}
+	if s.offered != nil {
+		if !s.labels {
+			return fail(paramErr(check, "offered_labels", "OfferedLabels lists the labels for PassingLabels: give both"))
+		}
+		s.c.Passing.Offered = s.offered
 	}
 	var inner Check
 	c := s.c
@@ -97,13 +104,25 @@ func MaxScore(max float64) JudgeOption {
 
 // PassingLabels passes a verdict whose label (Verdict.Label) is one of
 // labels, compared case-insensitively, trimmed, with runs of white space
-// collapsed and invisible characters ignored. For other rules, a menu of
-// offered labels or a label in a named field, use PassingVerdict.
+// collapsed and invisible characters ignored. The judge is asked to choose
+// its label from OfferedLabels, which must be given too: told only the
+// passing labels, it could answer nothing else. For other rules or a label
+// in a named field, use PassingVerdict.
+//
+//	et.Expect(tr).Judge("Did the agent look the order up first?",
+//		assert.PassingLabels("yes"), assert.OfferedLabels("yes", "no"))
 func PassingLabels(labels ...string) JudgeOption {
 	return JudgeOption{"PassingLabels(" + quoteArgs(labels) + ")", func(s *judgeSetup) {
 		s.labels = true
 		s.c.Passing = Passing{Labels: labels, Rules: defaultLabelRules}
 	}}
+}
+
+// OfferedLabels are every label the judge may give, the passing ones
+// among them (see PassingLabels). Any other label is an error, never a
+// failure: "CI" on a C/I menu is not partial credit.
+func OfferedLabels(labels ...string) JudgeOption {
+	return JudgeOption{"OfferedLabels(" + quoteArgs(labels) + ")", func(s *judgeSetup) { s.offered = labels }}
 }
 
 // PassingVerdict sets the passing criterion in full (see Passing): labels

@@ -57,8 +57,8 @@ func TestJudgeFailureMessages(t *testing.T) {
 reasoning: the reply never states the amount
 judge: gpt-4.1-mini`},
 		{"JudgeSession with labels", labelled, func(e *evaltest.Expectation) {
-			e.JudgeSession("Refunds the order the user named", evalassert.PassingLabels("C"))
-		}, `JudgeSession("Refunds the order the user named", PassingLabels("C")): label "I", want "C"
+			e.JudgeSession("Refunds the order the user named", evalassert.PassingLabels("C"), evalassert.OfferedLabels("C", "I"))
+		}, `JudgeSession("Refunds the order the user named", PassingLabels("C"), OfferedLabels("C", "I")): label "I", want "C"
 reasoning: The refund went to order #W124. Not #W123.`},
 		{"JudgeToolCalls, the judge's own fail", judgefake.Fail("issue_refund got the wrong order id"), func(e *evaltest.Expectation) {
 			e.JudgeToolCalls("Refunds the right order", evalassert.Tools("issue_refund"))
@@ -77,7 +77,7 @@ judge: gpt-4.1-mini`},
 		}, `Judge("Confirms the refund", MinScore(0.80)): error: llm_judge: the judge's verdict cannot be graded: the verdict has no score, and the threshold needs one`},
 		{"no threshold and no pass/fail", judgefake.Fixed(evalkit.Verdict{Score: 0.9, Scored: true}), func(e *evaltest.Expectation) {
 			e.Judge("Confirms the refund")
-		}, `Judge("Confirms the refund"): error: llm_judge: param "min_score": no threshold, and the judge gave no pass/fail of its own: wrap the check in type: assertion with min_score (assert.MinScore in Go), or give passing labels`},
+		}, `Judge("Confirms the refund"): error: llm_judge: the judge's verdict cannot be graded: asked to label the content pass or fail, the judge gave no label`},
 		{"Eval llm_judge asks the T's judge", judgefake.Fixed(verdict055), func(e *evaltest.Expectation) {
 			e.Eval("assertion", map[string]any{"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "States the amount"}, "min_score": 0.8})
 		}, `Eval("assertion", {"eval_params":{"criteria":"States the amount"},"eval_type":"llm_judge","min_score":0.8}): score 0.55, want >= 0.80

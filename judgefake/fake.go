@@ -78,7 +78,9 @@ func Fail(reason string) evalkit.Judge {
 //
 // v's Score is the fake's truth; its RawScore follows the request's scale:
 // a zero RawScore is set to Min + Score×(Max−Min), and any other RawScore
-// must equal that value. Each call returns its own copy of v (Passed,
+// must equal that value. A verdict given only a RawScore (Score 0) gets the
+// Score it normalizes to, so Fixed(Verdict{RawScore: 8, Scored: true})
+// scores 0.8 on the default 0–10 scale. Each call returns its own copy of v (Passed,
 // Criteria and Fields are copied), so callers may change what they get.
 //
 // A call returns an error instead of a verdict v cannot be on the
@@ -245,6 +247,14 @@ func onScale(v evalkit.Verdict, scale evalkit.Scale) (evalkit.Verdict, error) {
 			return evalkit.Verdict{}, fmt.Errorf("score %v (raw %v) but Scored is false; set Scored: true", v.Score, v.RawScore)
 		}
 	} else {
+		if v.Score == 0 && v.RawScore != 0 {
+			// Only the raw score given: the score is what it normalizes to.
+			score, err := scale.Normalize(v.RawScore)
+			if err != nil {
+				return evalkit.Verdict{}, fmt.Errorf("raw score: %w", err)
+			}
+			v.Score = score
+		}
 		raw := rawScore(v.Score, scale)
 		switch {
 		case v.RawScore == 0:

@@ -121,6 +121,13 @@ func TestJudgefakeFixed(t *testing.T) {
 		assert.Equal(t, 4.0, v.RawScore)
 	})
 
+	t.Run("a raw score alone gives the score", func(t *testing.T) {
+		v, err := judgefake.Fixed(evalkit.Verdict{RawScore: 4, Scored: true}).Judge(ctx, request("x", scale1to5))
+		require.NoError(t, err)
+		assert.Equal(t, 0.75, v.Score)
+		assert.Equal(t, 4.0, v.RawScore)
+	})
+
 	t.Run("a label-only verdict stays unscored", func(t *testing.T) {
 		v, err := judgefake.Fixed(evalkit.Verdict{Label: "A"}).Judge(ctx, request("x", scale1to5))
 		require.NoError(t, err)
@@ -135,6 +142,7 @@ func TestJudgefakeFixed(t *testing.T) {
 			{evalkit.Verdict{Score: 1.5, Scored: true}, "judgefake: Fixed verdict: score 1.5 is outside [0,1]"},
 			{evalkit.Verdict{Score: 0.9}, "judgefake: Fixed verdict: score 0.9 (raw 0) but Scored is false; set Scored: true"},
 			{evalkit.Verdict{Score: 0.75, RawScore: 8, Scored: true}, "judgefake: Fixed verdict: raw score 8 disagrees with score 0.75 on the scale [1, 5], which gives raw score 4"},
+			{evalkit.Verdict{RawScore: 8, Scored: true}, "judgefake: Fixed verdict: raw score: evalkit: score 8 is outside the scale [1, 5]"},
 			{evalkit.Verdict{Score: 1, Scored: true, Criteria: []evalkit.CriterionScore{{Name: "tone", Score: 7}}}, `judgefake: Fixed verdict: criterion 0 ("tone") score 7 is outside [0,1]`},
 		}
 		for _, tt := range tests {

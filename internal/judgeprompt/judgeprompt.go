@@ -139,6 +139,14 @@ func renderUser(req evalkit.JudgeRequest, schema json.RawMessage) string {
 		b.WriteString("Reply with only one JSON object that satisfies this JSON Schema:\n")
 		b.Write(schema)
 		b.WriteString("\n")
+	} else if len(req.Labels) > 0 {
+		quoted := make([]string, len(req.Labels))
+		for i, l := range req.Labels {
+			q, _ := json.Marshal(l)
+			quoted[i] = string(q)
+		}
+		fmt.Fprintf(&b, "Work out your assessment first, then the score and the label: the one of %s that fits the content against the criteria. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>, \"label\": <one of %s>}\n",
+			strings.Join(quoted, ", "), lo, hi, strings.Join(quoted, ", "))
 	} else {
 		fmt.Fprintf(&b, "Work out your assessment first, then the score. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>}\n", lo, hi)
 	}
@@ -235,8 +243,19 @@ func Schema(req evalkit.JudgeRequest) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(req.Labels) == 0 {
+		return json.RawMessage(`{"type":"object","properties":{` +
+			`"reasoning":{"type":"string","description":"Why the content earns its score, written before the score."},` +
+			`"score":{"type":"number","description":` + string(score) + `}},` +
+			`"required":["reasoning","score"],"additionalProperties":false}`), nil
+	}
+	labels, err := json.Marshal(req.Labels)
+	if err != nil {
+		return nil, err
+	}
 	return json.RawMessage(`{"type":"object","properties":{` +
-		`"reasoning":{"type":"string","description":"Why the content earns its score, written before the score."},` +
-		`"score":{"type":"number","description":` + string(score) + `}},` +
-		`"required":["reasoning","score"],"additionalProperties":false}`), nil
+		`"reasoning":{"type":"string","description":"Why the content earns its score and label, written before them."},` +
+		`"score":{"type":"number","description":` + string(score) + `},` +
+		`"label":{"type":"string","enum":` + string(labels) + `,"description":"The one label that fits the content against the criteria."}},` +
+		`"required":["reasoning","score","label"],"additionalProperties":false}`), nil
 }
