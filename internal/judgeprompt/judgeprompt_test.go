@@ -246,3 +246,30 @@ func tagOf(t *testing.T, user string) string {
 	require.NotNil(t, m, "no tag in:\n%s", user)
 	return m[1]
 }
+
+// A request with labels asks for one of them, by schema and in words; the
+// menu is all the judge learns about grading, never which label passes.
+func TestJudgepromptLabels(t *testing.T) {
+	req := evalkit.JudgeRequest{Criteria: "Refunds the order the user named", Content: "Refunded #W124.", Labels: []string{"C", "I"}}
+	msgs, err := judgeprompt.Render(req)
+	require.NoError(t, err)
+	assert.Contains(t, msgs.User, `the label: the one of "C", "I" that fits the content against the criteria`)
+	assert.Contains(t, msgs.User, `"label": <one of "C", "I">`)
+
+	schema, err := judgeprompt.Schema(req)
+	require.NoError(t, err)
+	var s struct {
+		Required   []string `json:"required"`
+		Properties struct {
+			Label struct {
+				Enum []string `json:"enum"`
+			} `json:"label"`
+		} `json:"properties"`
+	}
+	require.NoError(t, json.Unmarshal(schema, &s))
+	assert.Equal(t, []string{"reasoning", "score", "label"}, s.Required)
+	assert.Equal(t, []string{"C", "I"}, s.Properties.Label.Enum)
+
+	_, err = judgeprompt.Render(evalkit.JudgeRequest{Criteria: "x", Labels: []string{"C", "C"}})
+	assert.EqualError(t, err, `evalkit: judge request lists the label "C" twice`)
+}
