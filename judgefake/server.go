@@ -65,7 +65,8 @@ type Server struct {
 // "max_tokens" or that forces a tool it does not define. Such a request
 // takes no reply from the script. Those refusals, unknown paths, other
 // methods, a reply that cannot be built, and requests after the script is
-// used up (a 500 saying so) are also recorded as problems that Err
+// used up (a 400 saying so, which judges do not retry, so a scripting
+// mistake never shifts the script) are also recorded as problems that Err
 // returns: a test that ends with require.NoError(t, srv.Err()) catches a
 // judge that asked for more than it should.
 //

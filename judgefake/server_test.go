@@ -231,9 +231,9 @@ func TestJudgefakeServerForcedToolNeedsJSONText(t *testing.T) {
 		"tools":[{"name":"verdict","input_schema":{"type":"object"}}],"tool_choice":{"type":"tool","name":"verdict"}}`
 	forEachBackend(t, judgefake.Texts("Rating: [[7]]"), func(t *testing.T, b backend) {
 		c := postAnthropic(t, b, forced)
-		assert.Equal(t, http.StatusInternalServerError, c.status)
+		assert.Equal(t, http.StatusBadRequest, c.status)
 		assert.Equal(t, map[string]any{"type": "error", "error": map[string]any{
-			"type":    "api_error",
+			"type":    "invalid_request_error",
 			"message": `judgefake: the request forces tool "verdict", but the reply's text is not a JSON object to be its input: "Rating: [[7]]"`,
 		}}, decode(t, c.body))
 		assert.EqualError(t, b.err(), `judgefake: request 1 (POST /v1/messages), reply 1: the request forces tool "verdict", but the reply's text is not a JSON object to be its input: "Rating: [[7]]"`)
@@ -418,15 +418,15 @@ func TestJudgefakeServerScriptExhausted(t *testing.T) {
 	forEachBackend(t, judgefake.Texts("[[8]]"), func(t *testing.T, b backend) {
 		postOpenAI(t, b, openaiBody)
 		c := postOpenAI(t, b, openaiBody)
-		assert.Equal(t, http.StatusInternalServerError, c.status)
+		assert.Equal(t, http.StatusBadRequest, c.status)
 		assert.Equal(t, map[string]any{"error": map[string]any{
 			"message": "judgefake: script exhausted: 1 replies were scripted and all are used",
-			"type":    "server_error", "param": nil, "code": nil,
+			"type":    "invalid_request_error", "param": nil, "code": nil,
 		}}, decode(t, c.body))
 		c = postAnthropic(t, b, anthropicBody)
-		assert.Equal(t, http.StatusInternalServerError, c.status)
+		assert.Equal(t, http.StatusBadRequest, c.status)
 		assert.Equal(t, map[string]any{"type": "error", "error": map[string]any{
-			"type": "api_error", "message": "judgefake: script exhausted: 1 replies were scripted and all are used",
+			"type": "invalid_request_error", "message": "judgefake: script exhausted: 1 replies were scripted and all are used",
 		}}, decode(t, c.body))
 		assert.EqualError(t, b.err(), strings.Join([]string{
 			"judgefake: request 2 (POST /v1/chat/completions): script exhausted: 1 replies were scripted and all are used",
@@ -488,7 +488,7 @@ func jsonString(t *testing.T, s string) string {
 func TestJudgefakeServerBadStatusIsAProblem(t *testing.T) {
 	forEachBackend(t, []judgefake.Reply{judgefake.Status(302)}, func(t *testing.T, b backend) {
 		c := postOpenAI(t, b, openaiBody)
-		assert.Equal(t, http.StatusInternalServerError, c.status)
+		assert.Equal(t, http.StatusBadRequest, c.status)
 		assert.EqualError(t, b.err(), "judgefake: request 1 (POST /v1/chat/completions), reply 1: scripted status 302 is not 200 or 400–599")
 	})
 }

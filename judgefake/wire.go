@@ -174,7 +174,7 @@ func (s *script) serve(ctx context.Context, method string, u *url.URL, header ht
 	}
 	s.mu.Unlock()
 	if i >= len(s.replies) {
-		return s.refuse(rec.API, http.StatusInternalServerError, what,
+		return s.refuse(rec.API, scriptProblem, what,
 			fmt.Sprintf("script exhausted: %d replies were scripted and all are used", len(s.replies)))
 	}
 	r := s.replies[i]
@@ -295,7 +295,7 @@ func parseRequest(api string, header http.Header, body []byte) (request, string)
 func (s *script) respond(r Reply, id int, rec Request, req request, what string) outcome {
 	if r.Status != 0 && r.Status != http.StatusOK {
 		if r.Status < 400 || r.Status > 599 {
-			return s.refuse(rec.API, http.StatusInternalServerError, what,
+			return s.refuse(rec.API, scriptProblem, what,
 				fmt.Sprintf("scripted status %d is not 200 or 400–599", r.Status))
 		}
 		msg := r.Text
@@ -375,7 +375,7 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 		body, err = anthropic(req.forceTool)
 	}
 	if err != nil {
-		return s.refuse(rec.API, http.StatusInternalServerError, what, err.Error())
+		return s.refuse(rec.API, scriptProblem, what, err.Error())
 	}
 
 	switch r.Fault {
@@ -385,7 +385,7 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 	case FaultCutOff:
 		body = body[:len(body)/2]
 	default:
-		return s.refuse(rec.API, http.StatusInternalServerError, what, fmt.Sprintf("unknown fault %v", r.Fault))
+		return s.refuse(rec.API, scriptProblem, what, fmt.Sprintf("unknown fault %v", r.Fault))
 	}
 	return jsonOutcome(http.StatusOK, body, r.RetryAfter)
 }
@@ -472,3 +472,9 @@ func jsonObject(text string) (json.RawMessage, bool) {
 func tokens(s string) int {
 	return max(1, (len(s)+3)/4)
 }
+
+// scriptProblem is the status of a reply the script cannot give: the script
+// is used up, or a reply cannot be built for the request. It is a 4xx that
+// real judges do not retry, so a scripting mistake shows at once in Err and
+// never makes a judge retry into the next scripted reply.
+const scriptProblem = http.StatusBadRequest
