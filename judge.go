@@ -9,8 +9,8 @@ import (
 )
 
 // Judge grades content against criteria and returns a Verdict: an LLM behind
-// an API (packages openaijudge, anthropicjudge), a recording of one (package
-// golden), a panel of judges, or a fake (package judgefake).
+// an API (packages openaijudge, anthropicjudge), a fake (package judgefake),
+// or a user's own function (JudgeFunc).
 //
 // A judge that cannot produce a verdict — the model's answer is unreadable,
 // the API failed, the context ended — returns an error, never a failing or a

@@ -15,8 +15,8 @@ import (
 // the request and seed: the same request and seed always get the same
 // verdict, in any process, on any platform; a different seed or any change
 // to the request gets an unrelated one. Use it where a test needs varied
-// but reproducible verdicts, such as exercising a Panel or a pass-rate
-// rule.
+// but reproducible verdicts, such as exercising a threshold over many
+// requests.
 //
 // The verdict's Score is one of 0, 0.001, …, 0.999, 1: the first 8 bytes
 // of SHA-256(seed, 0x00, the request's canonical JSON), read big-endian,
