@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
@@ -435,6 +437,17 @@ func verdictResult(v evalkit.Verdict, g graded, j judging, labelShown bool) Resu
 	var details []Detail
 	if r := strings.Join(strings.Fields(v.Reasoning), " "); r != "" {
 		details = append(details, Detail{"reasoning", textnorm.Excerpt(r, maxReasoning)})
+	} else if r := strings.Join(strings.Fields(v.Raw), " "); r != "" {
+		// A text verdict ("... Rating: [[6]]") has no reasoning field: its
+		// whole answer is the explanation.
+		details = append(details, Detail{"answer", textnorm.Excerpt(r, maxReasoning)})
+	}
+	if sc := j.req.Scale.OrDefault(); v.Scored && j.byScore {
+		// The score decided: say what the judge wrote, when it is what was
+		// graded (a custom judge may leave RawScore unset).
+		if n, err := sc.Normalize(v.RawScore); err == nil && math.Abs(n-v.Score) <= scoreSlack {
+			details = append(details, Detail{"raw score", fmt.Sprintf("%s on %s–%s", fmtNumber(v.RawScore), fmtNumber(sc.Min), fmtNumber(sc.Max))})
+		}
 	}
 	if v.Label != "" && !labelShown {
 		details = append(details, Detail{"label", excerpt(v.Label)})
@@ -600,3 +613,6 @@ func labelOrNothing(l string) string {
 	}
 	return "the label " + excerpt(l)
 }
+
+// fmtNumber writes a number as briefly as it reads: 8, 5.5, 0.25.
+func fmtNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -436,6 +436,7 @@ func ExampleLLMJudge() {
 	// false <nil>
 	// score 0.55, want >= 0.80
 	// reasoning: the reply never states the amount
+	// raw score: 5.5 on 0–10
 }
 
 func ExampleRegistry_WithJudge() {
@@ -459,4 +460,20 @@ func ExampleRegistry_WithJudge() {
 	// Output:
 	// true score 1.00, want >= 0.80 <nil>
 	// true
+}
+
+// A text verdict has no reasoning field: its whole answer explains it, and
+// the raw score shows what the judge wrote on its scale.
+func TestJudgedTextVerdictExplains(t *testing.T) {
+	j := evalkit.JudgeFunc(func(_ context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+		return evalkit.ParseVerdict("The reply is polite but never states the amount.\n\nRating: [[3]]", evalkit.Scale{Min: 1, Max: 5})
+	})
+	res, err := assert.JudgeCheck(j, evalkit.ContentAnswer, "States the amount", assert.Scale(1, 5), assert.MinScore(0.8)).Check(context.Background(), refundRun())
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, "score 0.50, want >= 0.80", res.Summary)
+	testify.Equal(t, []assert.Detail{
+		{Label: "answer", Text: "The reply is polite but never states the amount. Rating: [[3]]"},
+		{Label: "raw score", Text: "3 on 1–5"},
+	}, res.Details)
 }

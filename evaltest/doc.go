@@ -33,6 +33,7 @@
 //
 //	refund_test.go:17: Judge("Confirms the refund and states the a…", MinScore(0.80)): score 0.55, want >= 0.80
 //	    reasoning: the reply never states the amount
+//	    raw score: 5.5 on 0–10
 //	    judge: gpt-4.1-mini
 //	    transcript: 9 messages
 //

@@ -55,6 +55,7 @@ func TestJudgeFailureMessages(t *testing.T) {
 			e.Judge("Confirms the refund and states the amount", evalassert.MinScore(0.8))
 		}, `Judge("Confirms the refund and states the a…", MinScore(0.80)): score 0.55, want >= 0.80
 reasoning: the reply never states the amount
+raw score: 5.5 on 0–10
 judge: gpt-4.1-mini`},
 		{"JudgeSession with labels", labelled, func(e *evaltest.Expectation) {
 			e.JudgeSession("Refunds the order the user named", evalassert.PassingLabels("C"), evalassert.OfferedLabels("C", "I"))
@@ -68,6 +69,7 @@ reasoning: issue_refund got the wrong order id`},
 			e.Judge("Is rude", evalassert.MaxScore(0.2), evalassert.Scale(1, 5))
 		}, `Judge("Is rude", MaxScore(0.20), Scale(1, 5)): score 0.55, want <= 0.20
 reasoning: the reply never states the amount
+raw score: 3.2 on 1–5
 judge: gpt-4.1-mini`},
 		{"a judge error is an error", judgefake.Err(errors.New("anthropicjudge: 529 overloaded after 4 attempts")), func(e *evaltest.Expectation) {
 			e.Judge("Confirms the refund", evalassert.MinScore(0.8))
@@ -82,6 +84,7 @@ judge: gpt-4.1-mini`},
 			e.Eval("assertion", map[string]any{"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "States the amount"}, "min_score": 0.8})
 		}, `Eval("assertion", {"eval_params":{"criteria":"States the amount"},"eval_type":"llm_judge","min_score":0.8}): score 0.55, want >= 0.80
 reasoning: the reply never states the amount
+raw score: 5.5 on 0–10
 judge: gpt-4.1-mini`},
 	}
 	for _, tt := range tests {
@@ -177,5 +180,6 @@ func ExampleWithJudge() {
 	// Output:
 	// FAIL: Judge("Confirms the refund and states the a…", MinScore(0.80)): score 0.55, want >= 0.80
 	//     reasoning: the reply never states the amount
+	//     raw score: 5.5 on 0–10
 	//     transcript: 2 messages
 }
