@@ -343,7 +343,7 @@ func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ver
 	if err := req.Validate(); err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("%s: %w", j.check, err)
 	}
-	v, err := j.judge.Judge(ctx, req)
+	v, err := callJudge(ctx, j.judge, req)
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("%s: the judge failed: %w", j.check, err)
 	}
@@ -616,3 +616,14 @@ func labelOrNothing(l string) string {
 
 // fmtNumber writes a number as briefly as it reads: 8, 5.5, 0.25.
 func fmtNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// callJudge asks the judge, turning a panic (a user's judge, a fake with a
+// bug) into an error: a check must not take down the program that runs it.
+func callJudge(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (v evalkit.Verdict, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = evalkit.Verdict{}, fmt.Errorf("the judge panicked: %v", r)
+		}
+	}()
+	return j.Judge(ctx, req)
+}

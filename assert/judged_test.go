@@ -477,3 +477,9 @@ func TestJudgedTextVerdictExplains(t *testing.T) {
 		{Label: "raw score", Text: "3 on 1–5"},
 	}, res.Details)
 }
+
+func TestJudgedPanickingJudgeIsAnError(t *testing.T) {
+	j := evalkit.JudgeFunc(func(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) { panic("boom") })
+	_, err := assert.NewRegistry().WithJudge(j).Eval(context.Background(), "llm_judge", refundRun(), map[string]any{"criteria": "x"})
+	testify.EqualError(t, err, "llm_judge: the judge failed: the judge panicked: boom")
+}
