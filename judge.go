@@ -183,8 +183,11 @@ type Verdict struct {
 	Raw string `json:"raw,omitempty"`
 	// Model is the model that judged, as the provider reported it.
 	Model string `json:"model,omitempty"`
-	// Usage is the judge call's tokens and cost (USD).
+	// Usage is the judge call's tokens and cost (USD); for a panel, the sum
+	// over its members.
 	Usage Usage `json:"usage"`
+	// Votes are a panel's members' votes (see Panel); nil otherwise.
+	Votes []Vote `json:"votes,omitempty"`
 }
 
 // CriterionScore is one criterion's score in a multi-dimension verdict.
@@ -214,7 +217,8 @@ type Identity struct {
 }
 
 // Identifier is implemented by judges that can be recorded and replayed.
-// Judges without an identity (fakes, closures) are never recorded.
+// Judges without an identity (fakes, closures), or whose Identity has an
+// empty Provider (a panel with such a member), are never recorded.
 type Identifier interface {
 	Identity() Identity
 }

@@ -483,3 +483,18 @@ func TestJudgedPanickingJudgeIsAnError(t *testing.T) {
 	_, err := assert.NewRegistry().WithJudge(j).Eval(context.Background(), "llm_judge", refundRun(), map[string]any{"criteria": "x"})
 	testify.EqualError(t, err, "llm_judge: the judge failed: the judge panicked: boom")
 }
+
+// Field case C07 (d) through grading: a panel's unreadable vote is missing
+// data, so two "C" votes of three pass, with the broken judge reported.
+func TestJudgedC07dPanel(t *testing.T) {
+	panel := evalkit.Panel([]evalkit.Judge{
+		parsing(`{"grade": "C"}`), parsing(`{"grade": "C"}`), parsing("I am unable to assess this response."),
+	}, evalkit.Majority)
+	res, err := assert.LLMJudge{Judge: panel, Criteria: "Refunds the order the user named",
+		Passing: assert.Passing{Labels: []string{"C"}, Offered: []string{"C", "I"}, Rules: assert.Rules{CaseInsensitive: true, Trim: true}}}.Check(context.Background(), refundRun())
+	require.NoError(t, err)
+	testify.True(t, res.Passed, res.Summary)
+	require.NotEmpty(t, res.Details)
+	testify.Equal(t, "reasoning", res.Details[0].Label)
+	testify.Contains(t, res.Details[0].Text, "judge 3: no vote (")
+}
