@@ -128,13 +128,18 @@ func (s Scale) OrDefault() Scale {
 }
 
 // Validate returns an error for a scale that cannot normalize a score: a
-// non-finite bound, or Min not below Max.
+// non-finite bound, Min not below Max, or a width Max − Min too large for a
+// float64 ([-1e308, 1e308]: it overflows to +Inf, and every score would
+// normalize to 0 or NaN).
 func (s Scale) Validate() error {
 	if math.IsNaN(s.Min) || math.IsInf(s.Min, 0) || math.IsNaN(s.Max) || math.IsInf(s.Max, 0) {
 		return fmt.Errorf("evalkit: scale [%v, %v] has a bound that is not a finite number", s.Min, s.Max)
 	}
 	if s.Min >= s.Max {
 		return fmt.Errorf("evalkit: scale [%v, %v]: min must be below max", s.Min, s.Max)
+	}
+	if math.IsInf(s.Max-s.Min, 0) {
+		return fmt.Errorf("evalkit: scale [%v, %v]: its width, max − min, is too large for a float64", s.Min, s.Max)
 	}
 	return nil
 }
