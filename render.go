@@ -43,7 +43,11 @@ const (
 // pure function of tr and opts (no ids, no times, no map order), so a
 // recording keyed on it stays valid. The format below is stable: a change
 // to it changes every recorded judge request's key, so it is made only on
-// purpose, in a release that says so.
+// purpose, in a release that says so. (Changed once so far, to close
+// forgeries: arguments that are not JSON were written as is with their
+// lines indented like a result line, roles kept their line breaks, and
+// only CR and LF were line breaks. Transcripts without such arguments,
+// roles or characters render as before.)
 //
 // The format, one entry per message or tool call:
 //
@@ -60,15 +64,20 @@ const (
 //	  - A message is "role: text"; a participant's name follows the role in
 //	    parentheses ("user (alice): ..."). Lines after the first are indented
 //	    by two spaces (four under a result), so no text can pass for an entry
-//	    of its own. CRLF reads as LF; trailing line breaks are dropped.
+//	    of its own. CRLF reads as LF, and so do the other line breaks a
+//	    reader may honour (a lone CR, VT, FF, NEL, U+2028, U+2029); trailing
+//	    line breaks are dropped. Roles, names, tool names and media types
+//	    are kept on their line: their line breaks read as spaces.
 //	  - An empty message reads "(empty)". Media parts read "[image (image/png)
 //	    not shown]", on lines of their own. An answer cut off by the token
 //	    limit (finish reason "length") is marked "[cut off by the token limit]".
 //	  - Tool calls follow the text of the assistant message that made them,
 //	    numbered by their position among all the transcript's calls (so a
-//	    filtered rendering shows gaps). Arguments are compact JSON, or the
-//	    text as written when it is not JSON (cut off, say); no arguments read
-//	    "()". Under each call, its result, marked "(error)" when the tool
+//	    filtered rendering shows gaps). Arguments are compact JSON (U+2028
+//	    and U+2029 escaped), or, when they are not JSON (cut off, say), the
+//	    text as written as one Go-quoted string, so that no line of it can
+//	    pass for the call's result; no arguments read "()". Under each
+//	    call, its result, marked "(error)" when the tool
 //	    failed, or "(no result)" when none arrived. Call ids are not shown:
 //	    they carry no meaning for a judge and differ between runs.
 //	  - Tool messages that answer no call (see Transcript.OrphanResults) come
@@ -122,7 +131,7 @@ type renderer struct {
 func (r *renderer) message(m Message) {
 	var b strings.Builder
 	text := r.text(m.Content)
-	head := string(m.Role)
+	head := oneLineName(string(m.Role))
 	if head == "" {
 		head = "(no role)"
 	}
@@ -169,7 +178,7 @@ func (r *renderer) call(n int, c ToolCall) {
 		name = "(unnamed)"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "tool call %d: %s(%s)", n, oneLineName(name), indent(r.args(c.Args), "  "))
+	fmt.Fprintf(&b, "tool call %d: %s(%s)", n, oneLineName(name), r.args(c.Args))
 	switch res := c.Result; {
 	case res == nil:
 		b.WriteString("\n  (no result)")
@@ -206,14 +215,23 @@ func (r *renderer) orphan(o ToolResult) {
 	r.entries = append(r.entries, "tool result answering no call ("+oneLineName(what)+"): "+indent(content, "  "))
 }
 
-// text is a message text or tool result as rendered: CRLF read as LF,
-// trailing line breaks dropped, bounded.
+// lineBreaks turns every line break a reader may honour into LF.
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\v", "\n", "\f", "\n",
+	"\u0085", "\n", "\u2028", "\n", "\u2029", "\n")
+
+// text is a message text or tool result as rendered: its line breaks read
+// as LF (see lineBreaks), trailing ones dropped, bounded.
 func (r *renderer) text(s string) string {
-	s = strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	s = strings.TrimRight(lineBreaks.Replace(s), "\n")
 	return cutMiddle(s, r.maxContent)
 }
 
-// args renders a call's arguments: compact JSON, or the text as written.
+// jsonSeparators escapes the two characters JSON allows raw inside strings
+// that a reader may take for line breaks.
+var jsonSeparators = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`)
+
+// args renders a call's arguments on one line: compact JSON, or the text as
+// written, Go-quoted, when it is not JSON.
 func (r *renderer) args(raw json.RawMessage) string {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
@@ -221,9 +239,9 @@ func (r *renderer) args(raw json.RawMessage) string {
 	}
 	var buf bytes.Buffer
 	if json.Valid(trimmed) && json.Compact(&buf, trimmed) == nil {
-		return cutMiddle(buf.String(), r.maxContent)
+		return cutMiddle(jsonSeparators.Replace(buf.String()), r.maxContent)
 	}
-	return r.text(string(raw))
+	return strconv.Quote(cutMiddle(string(trimmed), r.maxContent))
 }
 
 // indent puts prefix before every line of s after the first.
@@ -237,9 +255,13 @@ func indent(s, prefix string) string {
 // oneLineName keeps a name, role or media type on its line: line breaks
 // read as spaces, so a name cannot forge an entry.
 func oneLineName(s string) string {
-	s = strings.ReplaceAll(s, "\r", " ")
-	return cutMiddle(strings.ReplaceAll(s, "\n", " "), 200)
+	return cutMiddle(lineSpaces.Replace(s), 200)
 }
+
+// lineSpaces turns each line break lineBreaks knows into a space (CRLF
+// into two, as ever).
+var lineSpaces = strings.NewReplacer("\n", " ", "\r", " ", "\v", " ", "\f", " ",
+	"\u0085", " ", "\u2028", " ", "\u2029", " ")
 
 // cutMiddle bounds s to about max bytes, keeping its start and end on rune
 // boundaries around a marker saying how much was cut.
