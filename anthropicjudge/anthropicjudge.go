@@ -73,7 +73,9 @@ func WithAPIKey(key string) Option {
 }
 
 // WithHTTPClient sets the client that sends requests (default
-// http.DefaultClient).
+// http.DefaultClient). The judge sends through a copy that never follows a
+// redirect, whatever c's CheckRedirect says: a 3xx from the API is an error
+// (see the package doc).
 func WithHTTPClient(c *http.Client) Option { return func(j *Judge) { j.httpClient = c } }
 
 // WithTemperature sets the sampling temperature (default 0).

@@ -3,10 +3,13 @@ package anthropicjudge_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -372,4 +375,23 @@ func TestAnthropicjudgeTemperatureHint(t *testing.T) {
 	j, _ := newJudge(t, []judgefake.Reply{{Status: 400, Text: "`temperature` is deprecated for this model."}}, anthropicjudge.WithModel("claude-opus-4-7"))
 	_, err := j.Judge(context.Background(), refundRequest)
 	assert.EqualError(t, err, "anthropicjudge: 1 attempt: HTTP 400 Bad Request: `temperature` is deprecated for this model.; hint: for a model that takes no temperature, use anthropicjudge.WithoutTemperature()")
+}
+
+// TestAnthropicjudgeNeverFollowsRedirects: a base URL that redirects — to
+// another host, where net/http would forward x-api-key — is an error, and
+// the redirect's target receives nothing.
+func TestAnthropicjudgeNeverFollowsRedirects(t *testing.T) {
+	for _, code := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		var stolen atomic.Int32
+		evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { stolen.Add(1) }))
+		origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, evil.URL+r.URL.Path, code)
+		}))
+		j := anthropicjudge.New(anthropicjudge.WithBaseURL(origin.URL), anthropicjudge.WithAPIKey(testKey))
+		_, err := j.Judge(context.Background(), refundRequest)
+		assert.EqualError(t, err, fmt.Sprintf("anthropicjudge: 1 attempt: HTTP %d %s to %s: not followed: a judge sends its credentials only to its base URL; set the base URL to the API's own address", code, http.StatusText(code), evil.URL))
+		assert.Zero(t, stolen.Load(), "HTTP %d: the redirect's target got a request", code)
+		origin.Close()
+		evil.Close()
+	}
 }

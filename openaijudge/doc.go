@@ -36,5 +36,10 @@
 //
 //	openaijudge: 4 attempts: HTTP 429 rate limited (Retry-After 2s): Rate limit reached for gpt-4.1-mini
 //
+// Redirects are never followed: a 3xx from the API is an error naming the
+// status and the scheme and host it pointed to, not retried. net/http
+// would forward every header but Authorization and cookies to the new
+// host, the API key among them.
+//
 // The API key never appears in an error or in the Identity.
 package openaijudge

@@ -84,7 +84,9 @@ func WithAPIKey(key string) Option {
 }
 
 // WithHTTPClient sets the client that sends requests (default
-// http.DefaultClient): for a proxy, custom TLS, or a test's transport.
+// http.DefaultClient): for a proxy, custom TLS, or a test's transport. The
+// judge sends through a copy that never follows a redirect, whatever c's
+// CheckRedirect says: a 3xx from the API is an error (see the package doc).
 func WithHTTPClient(c *http.Client) Option { return func(j *Judge) { j.httpClient = c } }
 
 // WithTemperature sets the sampling temperature (default 0).

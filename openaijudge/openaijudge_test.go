@@ -3,11 +3,14 @@ package openaijudge_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -566,5 +569,24 @@ func TestOpenaijudgeHints(t *testing.T) {
 		if assert.ErrorAs(t, err, &e) {
 			assert.Equal(t, 400, e.Status())
 		}
+	}
+}
+
+// TestOpenaijudgeNeverFollowsRedirects: a base URL that redirects — to
+// another host, where net/http would forward Azure's api-key header — is
+// an error, and the redirect's target receives nothing.
+func TestOpenaijudgeNeverFollowsRedirects(t *testing.T) {
+	for _, code := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		var stolen atomic.Int32
+		evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { stolen.Add(1) }))
+		origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, evil.URL+r.URL.Path, code)
+		}))
+		j := openaijudge.New(openaijudge.WithBaseURL(origin.URL+"/v1"), openaijudge.WithAPIKey(testKey), openaijudge.WithHeader("api-key", "azure-secret-123"))
+		_, err := j.Judge(context.Background(), refundRequest)
+		assert.EqualError(t, err, fmt.Sprintf("openaijudge: 1 attempt: HTTP %d %s to %s: not followed: a judge sends its credentials only to its base URL; set the base URL to the API's own address", code, http.StatusText(code), evil.URL))
+		assert.Zero(t, stolen.Load(), "HTTP %d: the redirect's target got a request", code)
+		origin.Close()
+		evil.Close()
 	}
 }

@@ -13,6 +13,13 @@
 // not: any other status, an unknown host, a certificate that does not
 // verify, and a context that has ended.
 //
+// Redirects are never followed. A judge's request carries credentials in
+// headers (x-api-key, Azure's api-key, a gateway's own), and net/http strips
+// only Authorization and cookies when it follows a redirect to another
+// host; a judge API has no reason to redirect a POST. A 3xx is an error
+// that names the status and the scheme and host it pointed to, and is not
+// retried.
+//
 // The wait before retry n (counting from 0) is the server's Retry-After when
 // it sends one (retry-after-ms, or Retry-After in seconds or as an HTTP
 // date), else 500 ms × 2^n, at most 30 s. No jitter: a judge makes few calls,
@@ -31,6 +38,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -87,10 +95,7 @@ type Response struct {
 // application/json), retrying as the package doc says, and returns the first
 // 2xx response. Every other outcome is an *Error.
 func (c *Client) Post(ctx context.Context, url string, header http.Header, body []byte) (*Response, error) {
-	client := c.HTTP
-	if client == nil {
-		client = http.DefaultClient
-	}
+	client := noRedirects(c.HTTP)
 	maxRetries := max(c.MaxRetries, 0)
 	attempt := 0
 	for {
@@ -132,6 +137,18 @@ func (c *Client) Post(ctx context.Context, url string, header http.Header, body 
 	}
 }
 
+// noRedirects returns a shallow copy of client (http.DefaultClient when
+// nil) that does not follow redirects: its CheckRedirect hands back the 3xx
+// response itself. The caller's client is not changed.
+func noRedirects(client *http.Client) *http.Client {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	c := *client
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &c
+}
+
 func (c *Client) maxWait() time.Duration {
 	if c.MaxWait > 0 {
 		return c.MaxWait
@@ -162,6 +179,7 @@ type attempt struct {
 	retryAfter    time.Duration
 	hasRetryAfter bool
 	timeout       time.Duration // the attempt timed out after this long
+	redirect      string        // where a 3xx pointed, for humans
 	err           error         // the transport or read error
 	retryable     bool
 }
@@ -184,9 +202,21 @@ func (c *Client) try(ctx context.Context, client *http.Client, url string, heade
 
 	resp, err := client.Do(req)
 	if err != nil {
+		if badLocation(err) {
+			// A 3xx whose Location net/http could not parse (it reads it
+			// before asking CheckRedirect): nothing was followed, and
+			// asking again gets the same answer.
+			return nil, &attempt{redirect: "to a Location that does not parse"}
+		}
 		return nil, transportFailure(ctx, actx, timeout, err)
 	}
 	defer resp.Body.Close()
+
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		// Drain a little, so the connection can be reused.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+		return nil, &attempt{status: resp.StatusCode, redirect: redirectTarget(req.URL, resp.Header.Get("Location"))}
+	}
 
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	limit := int64(maxErrorBody)
@@ -226,6 +256,29 @@ func transportFailure(ctx, actx context.Context, timeout time.Duration, err erro
 		return &attempt{timeout: timeout, err: err, retryable: true}
 	}
 	return &attempt{err: err, retryable: retryableError(err)}
+}
+
+// notFollowed says why a redirect was not followed and what to do.
+const notFollowed = "not followed: a judge sends its credentials only to its base URL; set the base URL to the API's own address"
+
+// redirectTarget says where a redirect pointed without what may carry a
+// credential: the scheme and host of location, read relative to from.
+func redirectTarget(from *url.URL, location string) string {
+	if location == "" {
+		return "with no Location"
+	}
+	u, err := from.Parse(location)
+	if err != nil || u.Host == "" {
+		return "to a Location that does not parse"
+	}
+	return "to " + Bound(u.Scheme+"://"+u.Host, MaxMessage)
+}
+
+// badLocation reports whether err is net/http's refusal of a redirect's
+// Location header, which it reads before asking CheckRedirect.
+func badLocation(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue) && ue.Err != nil && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header")
 }
 
 func retryableStatus(status int) bool {
@@ -400,6 +453,16 @@ func (e *Error) cause() string {
 			s += fmt.Sprintf(" (Retry-After %v)", e.retryAfter)
 		}
 		parts = append(parts, s)
+	}
+	if e.redirect != "" {
+		// "HTTP 307 Temporary Redirect to https://host: not followed: …",
+		// or "a redirect to …" when net/http gave no response.
+		s := "a redirect " + e.redirect
+		if len(parts) > 0 {
+			s = parts[0] + " " + e.redirect
+			parts = parts[:0]
+		}
+		parts = append(parts, s+": "+notFollowed)
 	}
 	switch {
 	case e.timeout > 0:

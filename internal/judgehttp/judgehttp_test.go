@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -461,5 +462,65 @@ func TestJudgehttpLookupPrice(t *testing.T) {
 		got, ok := judgehttp.LookupPrice(prices, tt.models...)
 		assert.Equal(t, tt.ok, ok, "%v", tt.models)
 		assert.Equal(t, tt.want, got, "%v", tt.models)
+	}
+}
+
+// TestJudgehttpNeverFollowsRedirects: a judge API that redirects is not
+// followed — not to another host (Go would forward x-api-key and api-key
+// there, stripping only Authorization and cookies), not to the same one.
+// The 3xx is an error naming the status and where it pointed, without the
+// target's path or query, and it is not retried.
+func TestJudgehttpNeverFollowsRedirects(t *testing.T) {
+	for _, code := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			var stolen atomic.Int32
+			evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				stolen.Add(1)
+				w.WriteHeader(http.StatusOK)
+			}))
+			defer evil.Close()
+			var asked atomic.Int32
+			origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				asked.Add(1)
+				http.Redirect(w, r, evil.URL+"/steal?token=abc", code)
+			}))
+			defer origin.Close()
+			// The user's client follows redirects; the judge's copy must not,
+			// and the user's client must be left as it was.
+			followed := 0
+			user := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { followed++; return nil }}
+			c := &judgehttp.Client{Name: "testjudge", HTTP: user, MaxRetries: 3}
+			header := http.Header{"X-Api-Key": {"sk-ant-secret"}, "Api-Key": {"azure-secret"}, "Authorization": {"Bearer sk-secret"}}
+			_, err := c.Post(context.Background(), origin.URL+"/v1/messages", header, []byte(`{}`))
+			want := fmt.Sprintf("testjudge: 1 attempt: HTTP %d %s to %s: not followed: a judge sends its credentials only to its base URL; set the base URL to the API's own address",
+				code, http.StatusText(code), evil.URL)
+			assert.EqualError(t, err, want)
+			var e *judgehttp.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, code, e.Status())
+			assert.False(t, e.Retryable())
+			assert.Equal(t, int32(1), asked.Load(), "a redirect is not retried")
+			assert.Zero(t, stolen.Load(), "the redirect target got a request")
+			assert.Zero(t, followed, "the user's CheckRedirect was consulted")
+			assert.NotNil(t, user.CheckRedirect, "the user's client is unchanged")
+		})
+	}
+}
+
+// TestJudgehttpRedirectLocation: where a redirect pointed is named by its
+// scheme and host only.
+func TestJudgehttpRedirectLocation(t *testing.T) {
+	tests := []struct{ location, want string }{
+		{"https://user:pw@other.example:8443/v1/x?key=k#f", "HTTP 307 Temporary Redirect to https://other.example:8443: not followed"},
+		{"/v1/chat/completions/", "HTTP 307 Temporary Redirect to http://judge.test: not followed"},
+		{"", "HTTP 307 Temporary Redirect with no Location: not followed"},
+		{"http://bad\x7fhost/", "1 attempt: a redirect to a Location that does not parse: not followed"},
+	}
+	for _, tt := range tests {
+		c, _ := newClient(t, status(307, "<a href>moved</a>", "Location", tt.location))
+		_, err := c.Post(context.Background(), "http://judge.test/v1", nil, nil)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), tt.want, "Location %q", tt.location)
+		assert.NotContains(t, err.Error(), "moved", "the redirect's body is not a provider message")
 	}
 }
