@@ -113,7 +113,7 @@ func (c *Client) Post(ctx context.Context, url string, header http.Header, body 
 			return nil, e
 		}
 		wait := backoff(attempt - 1)
-		if fail.hasRetryAfter {
+		if fail.hasRetryAfter && fail.retryAfter >= 0 {
 			wait = fail.retryAfter
 		}
 		if limit := c.maxWait(); wait > limit {
@@ -302,11 +302,15 @@ func retryableError(err error) bool {
 // RetryAfter reads how long the server asks the client to wait:
 // retry-after-ms (milliseconds, as OpenAI and Anthropic send it), else
 // Retry-After in seconds or as an HTTP date (RFC 9110), measured from now.
-// A date in the past is a wait of 0. It reports false when neither header
-// holds a value it can read.
+// A number is read only when it is digits with an optional fraction
+// ("20", "1.5"): RFC 9110's delay-seconds is digits alone, and what else
+// strconv.ParseFloat takes — NaN, infinities, signs, exponents, hex —
+// would be a wait no server means. A date in the past is a wait of 0. It
+// reports false when neither header holds a value it can read, and the
+// caller then backs off as if none was sent.
 func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e12 {
+		if ms, ok := delay(v, 1e12); ok {
 			return time.Duration(ms * float64(time.Millisecond)), true
 		}
 	}
@@ -314,16 +318,27 @@ func RetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s < 0 || s > 1e9 {
-			return 0, false
-		}
+	if s, ok := delay(v, 1e9); ok {
 		return time.Duration(s * float64(time.Second)), true
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		return max(t.Sub(now), 0), true
 	}
 	return 0, false
+}
+
+// delay reads v as a non-negative decimal number no larger than limit:
+// digits, optionally a point and more digits.
+func delay(v string, limit float64) (float64, bool) {
+	whole, frac, hasPoint := strings.Cut(v, ".")
+	if !digits(whole) || hasPoint && !digits(frac) {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || n > limit {
+		return 0, false
+	}
+	return n, true
 }
 
 // ProviderMessage reads the error message from an error response body, in

@@ -126,6 +126,10 @@ func TestJudgehttpRetryAfter(t *testing.T) {
 		{"milliseconds first", []string{"Retry-After", "20", "Retry-After-Ms", "250"}, 250 * time.Millisecond},
 		{"zero", []string{"Retry-After", "0"}, 0},
 		{"unreadable falls back to backoff", []string{"Retry-After", "soon"}, 500 * time.Millisecond},
+		{"NaN falls back to backoff", []string{"Retry-After", "NaN"}, 500 * time.Millisecond},
+		{"infinity falls back to backoff", []string{"Retry-After", "+Inf"}, 500 * time.Millisecond},
+		{"negative zero falls back to backoff", []string{"Retry-After", "-0"}, 500 * time.Millisecond},
+		{"NaN milliseconds fall back to backoff", []string{"Retry-After-Ms", "NaN"}, 500 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -403,6 +407,26 @@ func TestJudgehttpRetryAfterParse(t *testing.T) {
 		{[]string{"Retry-After-Ms", "x", "Retry-After", "3"}, 3 * time.Second, true},
 		{[]string{"Retry-After", "-1"}, 0, false},
 		{[]string{"Retry-After", "tomorrow"}, 0, false},
+		// Only digits, with an optional fraction, are a delay: ParseFloat's
+		// NaN, infinities, signs, exponents and hex are not.
+		{[]string{"Retry-After", "NaN"}, 0, false},
+		{[]string{"Retry-After", "+Inf"}, 0, false},
+		{[]string{"Retry-After", "Inf"}, 0, false},
+		{[]string{"Retry-After", "-0"}, 0, false},
+		{[]string{"Retry-After", "+5"}, 0, false},
+		{[]string{"Retry-After", "1e3"}, 0, false},
+		{[]string{"Retry-After", "0x10"}, 0, false},
+		{[]string{"Retry-After", "1e400"}, 0, false},
+		{[]string{"Retry-After", "5."}, 0, false},
+		{[]string{"Retry-After", ".5"}, 0, false},
+		{[]string{"Retry-After", "1_0"}, 0, false},
+		{[]string{"Retry-After", "99999999999"}, 0, false},
+		{[]string{"Retry-After-Ms", "NaN", "Retry-After", "2"}, 2 * time.Second, true},
+		{[]string{"Retry-After-Ms", "-0"}, 0, false},
+		{[]string{"Retry-After-Ms", "Inf"}, 0, false},
+		{[]string{"Retry-After-Ms", "1e13"}, 0, false},
+		{[]string{"Retry-After-Ms", "0x10"}, 0, false},
+		{[]string{"Retry-After-Ms", "0"}, 0, true},
 		{nil, 0, false},
 	}
 	for _, tt := range tests {
