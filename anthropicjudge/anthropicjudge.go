@@ -29,6 +29,10 @@ const (
 	DefaultMaxTokens = 1024
 	// DefaultMaxRetries is how many times a failed call is retried.
 	DefaultMaxRetries = 3
+	// MaxRetries is the most retries a call makes, whatever WithMaxRetries
+	// asks: eleven attempts at the 30 s backoff ceiling already span
+	// minutes.
+	MaxRetries = judgehttp.MaxRetries
 	// APIVersion is the anthropic-version header sent with every request.
 	APIVersion = "2023-06-01"
 )
@@ -90,7 +94,9 @@ func WithoutTemperature() Option { return func(j *Judge) { j.temperature = nil }
 func WithMaxTokens(n int) Option { return func(j *Judge) { j.maxTokens = n } }
 
 // WithMaxRetries sets how many times a failed call is retried (default
-// DefaultMaxRetries; 0 never retries).
+// DefaultMaxRetries; 0 never retries), at most MaxRetries (10): a larger n
+// counts as 10. The package doc says what is retried: 408, 429, 5xx, 529,
+// timeouts and connection failures.
 func WithMaxRetries(n int) Option { return func(j *Judge) { j.maxRetries = n } }
 
 // WithAttemptTimeout bounds one HTTP attempt, from request to the last

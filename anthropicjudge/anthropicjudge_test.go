@@ -395,3 +395,19 @@ func TestAnthropicjudgeNeverFollowsRedirects(t *testing.T) {
 		evil.Close()
 	}
 }
+
+// TestAnthropicjudgeRetriesAreCapped: WithMaxRetries(1<<30) against a
+// server that is always overloaded makes MaxRetries retries.
+func TestAnthropicjudgeRetriesAreCapped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var script []judgefake.Reply
+		for range anthropicjudge.MaxRetries + 1 {
+			script = append(script, judgefake.Status(529))
+		}
+		j, tr := newJudge(t, script, anthropicjudge.WithMaxRetries(1<<30))
+		_, err := j.Judge(context.Background(), refundRequest)
+		assert.EqualError(t, err, "anthropicjudge: 11 attempts: HTTP 529 overloaded: judgefake: scripted 529; not retrying: 10 retries is the most a judge makes")
+		assert.Equal(t, anthropicjudge.MaxRetries+1, len(tr.Requests()))
+		assert.NoError(t, tr.Err())
+	})
+}

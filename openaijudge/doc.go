@@ -27,10 +27,11 @@
 // without JSON-schema output, and Judge.Identity for what recordings key on.
 //
 // Failures are retried with backoff: HTTP 408, 429 and 5xx, attempts that
-// time out (two minutes each by default) and connection failures, at most
-// DefaultMaxRetries times, waiting 500 ms × 2^n (at most 30 s) or the
-// server's Retry-After (at most a minute). A wait that would pass the
-// context's deadline is not started: the call fails at once and says so.
+// time out (two minutes each by default) and connection failures,
+// DefaultMaxRetries times (WithMaxRetries sets it, up to MaxRetries),
+// waiting 500 ms × 2^n (at most 30 s) or the server's Retry-After (at most
+// a minute). A wait that would pass the context's deadline is not started:
+// the call fails at once and says so.
 // Errors name the cause, the HTTP status, the server's message (bounded)
 // and the number of attempts:
 //

@@ -32,6 +32,10 @@ const (
 	DefaultSeed = 1
 	// DefaultMaxRetries is how many times a failed call is retried.
 	DefaultMaxRetries = 3
+	// MaxRetries is the most retries a call makes, whatever WithMaxRetries
+	// asks: eleven attempts at the 30 s backoff ceiling already span
+	// minutes.
+	MaxRetries = judgehttp.MaxRetries
 )
 
 // Judge is an evalkit.Judge backed by an OpenAI-compatible chat-completions
@@ -118,8 +122,9 @@ func WithMaxCompletionTokens(n int) Option {
 }
 
 // WithMaxRetries sets how many times a failed call is retried (default
-// DefaultMaxRetries; 0 never retries). The package doc says what is
-// retried: 408, 429, 5xx, timeouts and connection failures.
+// DefaultMaxRetries; 0 never retries), at most MaxRetries (10): a larger n
+// counts as 10. The package doc says what is retried: 408, 429, 5xx,
+// timeouts and connection failures.
 func WithMaxRetries(n int) Option { return func(j *Judge) { j.maxRetries = n } }
 
 // WithAttemptTimeout bounds one HTTP attempt, from request to the last

@@ -590,3 +590,21 @@ func TestOpenaijudgeNeverFollowsRedirects(t *testing.T) {
 		evil.Close()
 	}
 }
+
+// TestOpenaijudgeRetriesAreCapped: WithMaxRetries(1<<30) against a server
+// that is always rate limited makes MaxRetries retries, not a billion.
+func TestOpenaijudgeRetriesAreCapped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var script []judgefake.Reply
+		for range openaijudge.MaxRetries + 1 {
+			script = append(script, judgefake.RateLimited(time.Second))
+		}
+		j, tr := newJudge(t, script, openaijudge.WithMaxRetries(1<<30))
+		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+		defer cancel()
+		_, err := j.Judge(ctx, refundRequest)
+		assert.EqualError(t, err, "openaijudge: 11 attempts: HTTP 429 rate limited (Retry-After 1s): judgefake: scripted 429 Too Many Requests; not retrying: 10 retries is the most a judge makes")
+		assert.Equal(t, openaijudge.MaxRetries+1, len(tr.Requests()))
+		assert.NoError(t, tr.Err())
+	})
+}

@@ -53,6 +53,11 @@ const (
 	// MaxBody bounds a successful response body; a judge's answer is a few
 	// kilobytes.
 	MaxBody = 16 << 20
+	// MaxRetries is the most retries a Client makes, whatever its
+	// MaxRetries field asks: eleven attempts at the backoff's 30 s ceiling
+	// already span minutes, and a server still failing then will not
+	// answer a test run.
+	MaxRetries = 10
 	// maxErrorBody bounds what is read of an error response.
 	maxErrorBody = 64 << 10
 	// MaxMessage bounds the provider's error message quoted in an Error.
@@ -70,7 +75,8 @@ type Client struct {
 	// HTTP sends the requests; nil means http.DefaultClient.
 	HTTP *http.Client
 	// MaxRetries is how many times a failed attempt is retried: 3 means at
-	// most 4 attempts. Negative counts as 0.
+	// most 4 attempts. Negative counts as 0, and more than the package's
+	// MaxRetries (10) counts as 10.
 	MaxRetries int
 	// AttemptTimeout bounds one attempt, from sending the request to the
 	// last byte of the response; 0 means DefaultAttemptTimeout.
@@ -96,7 +102,7 @@ type Response struct {
 // 2xx response. Every other outcome is an *Error.
 func (c *Client) Post(ctx context.Context, url string, header http.Header, body []byte) (*Response, error) {
 	client := noRedirects(c.HTTP)
-	maxRetries := max(c.MaxRetries, 0)
+	maxRetries := min(max(c.MaxRetries, 0), MaxRetries)
 	attempt := 0
 	for {
 		attempt++
@@ -110,6 +116,9 @@ func (c *Client) Post(ctx context.Context, url string, header http.Header, body 
 			return nil, e
 		}
 		if attempt > maxRetries {
+			if c.MaxRetries > MaxRetries {
+				e.Stop = fmt.Sprintf("not retrying: %d retries is the most a judge makes", MaxRetries)
+			}
 			return nil, e
 		}
 		wait := backoff(attempt - 1)

@@ -548,3 +548,32 @@ func TestJudgehttpRedirectLocation(t *testing.T) {
 		assert.NotContains(t, err.Error(), "moved", "the redirect's body is not a provider message")
 	}
 }
+
+// TestJudgehttpRetriesAreCapped: a MaxRetries of a billion against a server
+// that is always rate limited stops after judgehttp.MaxRetries retries,
+// and says why.
+func TestJudgehttpRetriesAreCapped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int32
+		c := &judgehttp.Client{Name: "testjudge", MaxRetries: 1 << 30, HTTP: &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+			calls.Add(1)
+			return &http.Response{StatusCode: 429, Header: http.Header{"Retry-After-Ms": {"1"}}, Body: io.NopCloser(strings.NewReader(`{"error": {"message": "slow down"}}`))}, nil
+		})}}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		start := time.Now()
+		_, err := c.Post(ctx, "http://judge.test", nil, nil)
+		assert.EqualError(t, err, "testjudge: 11 attempts: HTTP 429 rate limited (Retry-After 1ms): slow down; not retrying: 10 retries is the most a judge makes")
+		assert.Equal(t, int32(judgehttp.MaxRetries+1), calls.Load())
+		assert.Equal(t, 10*time.Millisecond, time.Since(start))
+	})
+	synctest.Test(t, func(t *testing.T) {
+		// At the cap exactly, running out is the usual message.
+		c, s := newClient(t, status(503, overloaded), status(503, overloaded), status(503, overloaded), status(503, overloaded), status(503, overloaded),
+			status(503, overloaded), status(503, overloaded), status(503, overloaded), status(503, overloaded), status(503, overloaded), status(503, overloaded))
+		c.MaxRetries = judgehttp.MaxRetries
+		_, err := c.Post(context.Background(), "http://judge.test", nil, nil)
+		assert.EqualError(t, err, "testjudge: 11 attempts: HTTP 503 Service Unavailable: The server is overloaded")
+		assert.Equal(t, 11, s.requests())
+	})
+}
