@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/evalkit-go/evalkit"
@@ -17,12 +18,16 @@ import (
 
 // Bounds TestJudge waits within.
 const (
-	// conformanceCallTimeout is the deadline of each call with a valid
-	// request.
-	conformanceCallTimeout = 10 * time.Second
-	// conformanceCancelWait is how long a judge may take to return once
-	// its context is cancelled, and the grace after a call's deadline.
-	conformanceCancelWait = 2 * time.Second
+	// conformanceCallTimeout is the deadline of each call.
+	conformanceCallTimeout = 5 * time.Second
+	// conformanceGrace is how long a judge may take to return once its
+	// context is done (its deadline passed, or it was cancelled); once a
+	// call has blocked past that, it is also all the checker waits for any
+	// later call.
+	conformanceGrace = time.Second
+	// conformanceCancelDelay is how long after a call starts its context
+	// is cancelled, for the check of a cancellation during the call.
+	conformanceCancelDelay = 50 * time.Millisecond
 	// conformanceGoroutines × conformanceCallsEach concurrent calls check
 	// that the judge is safe for concurrent use.
 	conformanceGoroutines = 8
@@ -55,11 +60,25 @@ const (
 //     accompany an error: they describe the failure and its cost;
 //   - an invalid request — no criteria, an unknown content kind, a scale
 //     with Min ≥ Max — answered without an error;
-//   - a cancelled context (cancelled before the call, or just after it
-//     starts) answered without an error that wraps context.Canceled, or
-//     not answered within 2s;
-//   - a call with a valid request that does not return within 2s of its
-//     10s deadline;
+//   - a verdict with a Label made only of invisible characters (white
+//     space, zero-width and other format characters, combining marks,
+//     fillers such as U+3164): a grader cannot tell it from no label;
+//   - a verdict whose Fields break the request's VerdictSchema. judgefake
+//     imports only the standard library, so this is a hand check, not a
+//     JSON Schema validator: the schema's top-level type, its required
+//     properties, and the type, enum and const of each top-level property.
+//     A verdict without Fields (a fake's) is not checked: a grader that
+//     reads fields finds none and fails closed;
+//   - a cancelled context (cancelled before the call, or 50ms after it
+//     starts) answered without an error that wraps context.Canceled — a
+//     verdict returned after the cancellation included;
+//   - a verdict returned with no error after the call's context was done:
+//     each call has a 5s deadline, and a judge whose deadline passed
+//     returns an error;
+//   - a call that blocks past its deadline or its cancellation: it has not
+//     returned 1s after it. The checker then knows the judge blocks, and
+//     waits for every later call at most 1s, so a judge that never
+//     returns is reported in about 20s rather than minutes;
 //   - a change to the request's Context or VerdictSchema, which the
 //     caller still owns;
 //   - a panic, recovered, with its value;
@@ -71,11 +90,15 @@ const (
 // answer as above; run the test with -race and the race detector reports
 // unsafe concurrent use. An error for a valid request is not a problem —
 // judges fail — so TestJudge passes judgefake.Err and an exhausted
-// Sequence; it checks them only where the contract speaks.
+// Sequence; it checks them only where the contract speaks. It is meant
+// for judges behind fakes (NewServer, NewTransport) or a local model: a
+// judge slower than the 5s deadline passes, with its calls ending in
+// errors and its verdicts unchecked.
 //
-// The error is a *ConformanceError. TestJudge calls j 43 times. A judge that never returns leaves its
-// goroutine behind after TestJudge has reported it. The same problem met
-// by several calls is listed once, with a count.
+// The error is a *ConformanceError. TestJudge calls j 43 times. A judge
+// that never returns leaves its goroutines behind after TestJudge has
+// reported it. The same problem met by several calls is listed once, with
+// a count.
 func TestJudge(j evalkit.Judge) error {
 	if j == nil {
 		return fmt.Errorf("judgefake.TestJudge: the judge is nil")
@@ -83,9 +106,7 @@ func TestJudge(j evalkit.Judge) error {
 	c := &checker{j: j, counts: map[string]int{}}
 
 	for _, req := range conformanceRequests() {
-		ctx, cancel := context.WithTimeout(context.Background(), conformanceCallTimeout)
-		c.checkValid(ctx, req, conformanceCallTimeout+conformanceCancelWait)
-		cancel()
+		c.checkValid("", req)
 	}
 	for _, bad := range invalidRequests() {
 		c.checkInvalid(bad.req, bad.why)
@@ -102,6 +123,9 @@ type checker struct {
 	mu     sync.Mutex
 	order  []string
 	counts map[string]int
+	// blocked is set once a call has blocked past its deadline or its
+	// cancellation: later calls are waited for at most conformanceGrace.
+	blocked atomic.Bool
 }
 
 // problem records a problem. A concurrent call's problem that a
@@ -186,11 +210,23 @@ type result struct {
 	err      error
 	panicked any
 	didPanic bool
+	late     bool // the context was done when the judge returned
 }
 
-// call calls the judge in its own goroutine and waits at most wait for it.
-// ok is false when the judge did not return in time.
-func (c *checker) call(ctx context.Context, req evalkit.JudgeRequest, wait time.Duration) (r result, ok bool) {
+// waited says how waiting for a call ended.
+type waited int
+
+const (
+	answered  waited = iota
+	blocked          // no answer conformanceGrace after the context was done
+	notWaited        // no answer within conformanceGrace, after an earlier call blocked
+)
+
+// call calls the judge in its own goroutine and waits for its answer until
+// conformanceGrace after ctx is done, or, once an earlier call has
+// blocked, at most conformanceGrace. It closes entered, when not nil, as
+// the judge is called.
+func (c *checker) call(ctx context.Context, req evalkit.JudgeRequest, entered chan<- struct{}) (result, waited) {
 	done := make(chan result, 1)
 	go func() {
 		var r result
@@ -200,19 +236,52 @@ func (c *checker) call(ctx context.Context, req evalkit.JudgeRequest, wait time.
 					r = result{panicked: p, didPanic: true}
 				}
 			}()
+			if entered != nil {
+				close(entered)
+			}
 			r.v, r.err = c.j.Judge(ctx, req)
 		}()
+		r.late = ctx.Err() != nil
 		done <- r
 	}()
-	t := time.NewTimer(wait)
+	if c.blocked.Load() {
+		t := time.NewTimer(conformanceGrace)
+		defer t.Stop()
+		select {
+		case r := <-done:
+			return r, answered
+		case <-t.C:
+			return result{}, notWaited
+		}
+	}
+	select {
+	case r := <-done:
+		return r, answered
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(conformanceGrace)
 	defer t.Stop()
 	select {
 	case r := <-done:
-		return r, true
+		return r, answered
 	case <-t.C:
-		return result{}, false
 	}
+	c.blocked.Store(true)
+	return result{}, blocked
 }
+
+// unanswered reports a call that did not answer; past names what its
+// context ended with ("its 5s deadline", "the cancellation").
+func (c *checker) unanswered(name string, w waited, past string) {
+	if w == blocked {
+		c.problem("%s: blocked past %s: no answer %v after it", name, past, conformanceGrace)
+		return
+	}
+	c.problem("%s: no answer within %v; not waited for longer, as the judge has blocked past a deadline", name, conformanceGrace)
+}
+
+// deadline is what a call's context ends with, for unanswered.
+var deadline = fmt.Sprintf("its %v deadline", conformanceCallTimeout)
 
 // label names a request in problems, in call syntax: its kind, scale and
 // the optional parts it has.
@@ -238,15 +307,19 @@ func label(req evalkit.JudgeRequest) string {
 	return fmt.Sprintf("Judge(%s, scale [%v, %v]%s)", kind, s.Min, s.Max, extras)
 }
 
-func (c *checker) checkValid(ctx context.Context, req evalkit.JudgeRequest, wait time.Duration) {
+// checkValid calls the judge with a valid request, with its own deadline;
+// prefix starts the problems' names.
+func (c *checker) checkValid(prefix string, req evalkit.JudgeRequest) {
+	ctx, cancel := context.WithTimeout(context.Background(), conformanceCallTimeout)
+	defer cancel()
 	before := cloneRequest(req)
-	r, ok := c.call(ctx, req, wait)
-	name := label(req)
-	if !ok {
-		c.problem("%s: no answer within %v of the call's %v deadline", name, conformanceCancelWait, conformanceCallTimeout)
+	r, w := c.call(ctx, req, nil)
+	name := prefix + label(req)
+	switch {
+	case w != answered:
+		c.unanswered(name, w, deadline)
 		return
-	}
-	if r.didPanic {
+	case r.didPanic:
 		c.problem("%s panicked: %v", name, r.panicked)
 		return
 	}
@@ -257,7 +330,10 @@ func (c *checker) checkValid(ctx context.Context, req evalkit.JudgeRequest, wait
 		c.checkNoVerdict(name, r)
 		return
 	}
-	c.checkVerdict(name, req.Scale.OrDefault(), r.v)
+	if r.late {
+		c.problem("%s: a verdict and no error after the call's %v deadline passed; a judge whose context is done returns an error", name, conformanceCallTimeout)
+	}
+	c.checkVerdict(name, req, r.v)
 }
 
 // checkNoVerdict reports a verdict that came with an error.
@@ -295,7 +371,8 @@ func gradedFields(v evalkit.Verdict) []string {
 }
 
 // checkVerdict reports what is wrong with a verdict given with no error.
-func (c *checker) checkVerdict(name string, scale evalkit.Scale, v evalkit.Verdict) {
+func (c *checker) checkVerdict(name string, req evalkit.JudgeRequest, v evalkit.Verdict) {
+	scale := req.Scale.OrDefault()
 	finite := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 	if !finite(v.Score) || v.Score < 0 || v.Score > 1 {
 		c.problem("%s: Score %v, want within [0, 1]", name, v.Score)
@@ -318,6 +395,14 @@ func (c *checker) checkVerdict(name string, scale evalkit.Scale, v evalkit.Verdi
 			c.problem("%s: criterion %q Score %v, want within [0, 1]", name, cr.Name, cr.Score)
 		}
 	}
+	if v.Label != "" && invisible(v.Label) {
+		c.problem("%s: Label %+q has no visible character; a grader cannot tell it from no label", name, textExcerpt(v.Label))
+	}
+	if len(req.VerdictSchema) > 0 && len(v.Fields) > 0 {
+		for _, p := range schemaProblems(req.VerdictSchema, v.Fields) {
+			c.problem("%s: Fields break the request's VerdictSchema: %s", name, p)
+		}
+	}
 	if !v.Scored && v.Label == "" && v.Passed == nil && len(v.Criteria) == 0 && len(v.Fields) == 0 {
 		c.problem("%s: empty verdict and no error: no score, label, Passed, criteria or fields; a judge that cannot judge returns an error", name)
 	}
@@ -326,11 +411,11 @@ func (c *checker) checkVerdict(name string, scale evalkit.Scale, v evalkit.Verdi
 func (c *checker) checkInvalid(req evalkit.JudgeRequest, why string) {
 	ctx, cancel := context.WithTimeout(context.Background(), conformanceCallTimeout)
 	defer cancel()
-	r, ok := c.call(ctx, req, conformanceCallTimeout+conformanceCancelWait)
+	r, w := c.call(ctx, req, nil)
 	name := fmt.Sprintf("Judge(request with %s)", why)
 	switch {
-	case !ok:
-		c.problem("%s: no answer within %v of the call's %v deadline", name, conformanceCancelWait, conformanceCallTimeout)
+	case w != answered:
+		c.unanswered(name, w, deadline)
 	case r.didPanic:
 		c.problem("%s panicked: %v, want an error", name, r.panicked)
 	case r.err == nil:
@@ -341,7 +426,7 @@ func (c *checker) checkInvalid(req evalkit.JudgeRequest, why string) {
 }
 
 // checkCancelled calls the judge with a context cancelled before the
-// call, and with one cancelled as the call starts.
+// call, and with one cancelled conformanceCancelDelay after it starts.
 func (c *checker) checkCancelled() {
 	req := conformanceRequests()[0]
 	for _, when := range []string{"before", "during"} {
@@ -349,27 +434,42 @@ func (c *checker) checkCancelled() {
 		if when == "before" {
 			cancel()
 		}
+		entered := make(chan struct{})
 		done := make(chan struct{})
 		var r result
-		var ok bool
+		var w waited
 		go func() {
 			defer close(done)
-			r, ok = c.call(ctx, req, conformanceCancelWait)
+			r, w = c.call(ctx, req, entered)
 		}()
+		select {
+		case <-entered:
+			t := time.NewTimer(conformanceCancelDelay)
+			select {
+			case <-t.C:
+			case <-done:
+			}
+			t.Stop()
+		case <-done:
+		}
 		cancel()
 		<-done
 		name := fmt.Sprintf("Judge(context cancelled %s the call)", when)
 		switch {
-		case !ok:
-			c.problem("%s: no answer within %v of the cancellation", name, conformanceCancelWait)
+		case w != answered:
+			c.unanswered(name, w, "the cancellation")
 		case r.didPanic:
 			c.problem("%s panicked: %v", name, r.panicked)
-		case r.err == nil && when == "before":
-			c.problem("%s: a verdict and no error, want an error wrapping context.Canceled", name)
+		case !r.late:
+			// The judge answered before the cancellation: an answer to
+			// a valid request like any other.
+			if r.err != nil {
+				c.checkNoVerdict(label(req), r)
+			} else {
+				c.checkVerdict(label(req), req, r.v)
+			}
 		case r.err == nil:
-			// The judge may have answered before it saw the
-			// cancellation; the verdict must still be sound.
-			c.checkVerdict(name, req.Scale.OrDefault(), r.v)
+			c.problem("%s: a verdict and no error, want an error wrapping context.Canceled", name)
 		case !errors.Is(r.err, context.Canceled):
 			c.problem("%s: error %q does not wrap context.Canceled", name, r.err)
 			c.checkNoVerdict(name, r)
@@ -394,20 +494,7 @@ func (c *checker) checkConcurrent() {
 				// A request of its own, so a judge that changes its
 				// request races with nobody.
 				req := conformanceRequests()[(g*conformanceCallsEach+i)%len(reqs)]
-				ctx, cancel := context.WithTimeout(context.Background(), conformanceCallTimeout)
-				r, ok := c.call(ctx, req, conformanceCallTimeout+conformanceCancelWait)
-				cancel()
-				name := concurrentPrefix + label(req)
-				switch {
-				case !ok:
-					c.problem("%s: no answer within %v of the call's %v deadline", name, conformanceCancelWait, conformanceCallTimeout)
-				case r.didPanic:
-					c.problem("%s panicked: %v", name, r.panicked)
-				case r.err != nil:
-					c.checkNoVerdict(name, r)
-				default:
-					c.checkVerdict(name, req.Scale.OrDefault(), r.v)
-				}
+				c.checkValid(concurrentPrefix, req)
 			}
 		}()
 	}
@@ -468,7 +555,7 @@ func conformanceRequests() []evalkit.JudgeRequest {
 		},
 		{
 			Criteria: "Is polite", Content: "Thanks for waiting!",
-			VerdictSchema: json.RawMessage(`{"type": "object", "required": ["score"], "properties": {"score": {"type": "number"}}}`),
+			VerdictSchema: json.RawMessage(`{"type": "object", "required": ["score"], "properties": {"score": {"type": "number"}, "verdict": {"enum": ["pass", "fail"]}}}`),
 		},
 	}
 }

@@ -2,7 +2,9 @@ package judgefake_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -251,10 +253,11 @@ func TestJudgefakeTestJudgeMessage(t *testing.T) {
 	})
 	err := judgefake.TestJudge(j)
 	// Every valid request shows the problem, listed once with a count
-	// that includes the concurrent calls.
+	// that includes the concurrent calls (and, for the first request, the
+	// call whose context is cancelled 50ms in, answered before that).
 	assert.EqualError(t, err, strings.Join([]string{
 		"judgefake.TestJudge(evalkit.JudgeFunc): 6 problems:",
-		"\tJudge(answer, scale [0, 10]): Scored false with Score 0.5 and RawScore 0, want both 0 or Scored true (×7)",
+		"\tJudge(answer, scale [0, 10]): Scored false with Score 0.5 and RawScore 0, want both 0 or Scored true (×8)",
 		"\tJudge(answer, scale [1, 10], rubric): Scored false with Score 0.5 and RawScore 0, want both 0 or Scored true (×7)",
 		"\tJudge(transcript, scale [1, 5]): Scored false with Score 0.5 and RawScore 0, want both 0 or Scored true (×6)",
 		"\tJudge(tool_calls, scale [0, 1]): Scored false with Score 0.5 and RawScore 0, want both 0 or Scored true (×6)",
@@ -293,7 +296,7 @@ func TestJudgefakeTestJudgeFindsEveryProblemAtOnce(t *testing.T) {
 }
 
 // TestJudgefakeTestJudgeFindsHangs runs in a synctest bubble, so the
-// checker's 2s and 12s waits pass in virtual time.
+// checker's waits pass in virtual time.
 func TestJudgefakeTestJudgeFindsHangs(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
@@ -316,10 +319,127 @@ func TestJudgefakeTestJudgeFindsHangs(t *testing.T) {
 		start := time.Now()
 		err := judgefake.TestJudge(j)
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "\n\tJudge(context cancelled before the call): no answer within 2s of the cancellation\n")
-		assert.Contains(t, err.Error(), "\n\tJudge(answer, scale [-5, 5], reference, context): no answer within 2s of the call's 10s deadline (×6)")
-		t.Logf("TestJudge took %v of virtual time", time.Since(start))
+		assert.Equal(t, strings.Join([]string{
+			"judgefake.TestJudge(evalkit.JudgeFunc): 3 problems:",
+			"\tJudge(answer, scale [-5, 5], reference, context): blocked past its 5s deadline: no answer 1s after it",
+			"\tJudge(context cancelled before the call): no answer within 1s; not waited for longer, as the judge has blocked past a deadline",
+			"\tconcurrent Judge(answer, scale [-5, 5], reference, context): no answer within 1s; not waited for longer, as the judge has blocked past a deadline (×5)",
+		}, "\n"), err.Error())
+		assert.Equal(t, 8*time.Second, time.Since(start), "virtual time")
 	})
+}
+
+// A judge that never returns is reported in seconds: the first call
+// blocked past its deadline is waited for 1s after it, every later call
+// 1s in all. (It took 2m40s when every call got its 10s deadline and 2s.)
+func TestJudgefakeTestJudgeBoundsANeverReturningJudge(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		defer close(release)
+		j := judgeFunc(func(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+			<-release
+			return evalkit.Verdict{}, errors.New("released")
+		})
+		start := time.Now()
+		err := judgefake.TestJudge(j)
+		took := time.Since(start)
+		var ce *judgefake.ConformanceError
+		require.ErrorAs(t, err, &ce)
+		assert.Equal(t, "Judge(answer, scale [0, 10]): blocked past its 5s deadline: no answer 1s after it", ce.Problems[0])
+		assert.Contains(t, ce.Problems, "Judge(request with no criteria): no answer within 1s; not waited for longer, as the judge has blocked past a deadline")
+		assert.Contains(t, ce.Problems, "Judge(context cancelled during the call): no answer within 1s; not waited for longer, as the judge has blocked past a deadline")
+		assert.LessOrEqual(t, took, 20*time.Second, "virtual time")
+		t.Logf("TestJudge took %v of virtual time", took)
+	})
+}
+
+// A verdict returned once the context is done is a problem, whether the
+// judge returns it at once or later, after its deadline or after a
+// cancellation during the call.
+func TestJudgefakeTestJudgeFindsVerdictsAfterTheContextIsDone(t *testing.T) {
+	for _, after := range []time.Duration{0, 100 * time.Millisecond} {
+		t.Run(after.String(), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				j := judgeFunc(func(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+					if err := req.Validate(); err != nil {
+						return evalkit.Verdict{}, err
+					}
+					<-ctx.Done()
+					time.Sleep(after)
+					return judgefake.Pass().Judge(context.Background(), req)
+				})
+				err := judgefake.TestJudge(j)
+				var ce *judgefake.ConformanceError
+				require.ErrorAs(t, err, &ce)
+				assert.Equal(t, []string{
+					"Judge(answer, scale [0, 10]): a verdict and no error after the call's 5s deadline passed; a judge whose context is done returns an error",
+					"Judge(answer, scale [1, 10], rubric): a verdict and no error after the call's 5s deadline passed; a judge whose context is done returns an error",
+					"Judge(transcript, scale [1, 5]): a verdict and no error after the call's 5s deadline passed; a judge whose context is done returns an error",
+					"Judge(tool_calls, scale [0, 1]): a verdict and no error after the call's 5s deadline passed; a judge whose context is done returns an error",
+					"Judge(answer, scale [-5, 5], reference, context): a verdict and no error after the call's 5s deadline passed; a judge whose context is done returns an error",
+					"Judge(answer, scale [0, 10], verdict schema): a verdict and no error after the call's 5s deadline passed; a judge whose context is done returns an error",
+					"Judge(context cancelled before the call): a verdict and no error, want an error wrapping context.Canceled",
+					"Judge(context cancelled during the call): a verdict and no error, want an error wrapping context.Canceled",
+				}, ce.Problems)
+			})
+		})
+	}
+}
+
+// Verdict fields are checked against the request's verdict schema by
+// hand: required properties, and the type, enum and const of each
+// property. A verdict without fields is not checked.
+func TestJudgefakeTestJudgeChecksTheVerdictSchema(t *testing.T) {
+	withFields := func(fields map[string]any) evalkit.Judge {
+		return judgeFunc(func(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+			v, err := judgefake.Pass().Judge(ctx, req)
+			if err == nil {
+				v.Fields = fields
+			}
+			return v, err
+		})
+	}
+	const name = "Judge(answer, scale [0, 10], verdict schema): Fields break the request's VerdictSchema: "
+	tests := []struct {
+		fields map[string]any
+		want   []string
+	}{
+		{map[string]any{"nonsense": 1}, []string{name + `required property "score" is missing`}},
+		{map[string]any{"score": "high", "verdict": "maybe"}, []string{
+			name + `property "score" is a string, want type number`,
+			name + `property "verdict" is "maybe", not one of its enum`,
+		}},
+		{map[string]any{"score": nil}, []string{name + `property "score" is a null, want type number`}},
+		{map[string]any{"score": json.Number("8"), "verdict": "pass"}, nil},
+		{map[string]any{"score": 8.5, "verdict": "fail", "reasoning": "fine"}, nil},
+		{map[string]any{"score": 8}, nil},
+		{nil, nil},
+	}
+	for _, tt := range tests {
+		err := judgefake.TestJudge(withFields(tt.fields))
+		if tt.want == nil {
+			assert.NoError(t, err, "%v", tt.fields)
+			continue
+		}
+		var ce *judgefake.ConformanceError
+		if assert.ErrorAs(t, err, &ce, "%v", tt.fields) {
+			assert.Equal(t, tt.want, ce.Problems, "%v", tt.fields)
+		}
+	}
+}
+
+// A label a reader cannot see is a problem; a visible one is not.
+func TestJudgefakeTestJudgeFindsInvisibleLabels(t *testing.T) {
+	for _, label := range []string{"\u200b", " \ufeff\t", "\u3164", "\u0301", "\u2800\u200d"} {
+		err := judgefake.TestJudge(judgefake.Fixed(evalkit.Verdict{Label: label}))
+		var ce *judgefake.ConformanceError
+		if assert.ErrorAs(t, err, &ce, "%+q", label) {
+			assert.Equal(t, fmt.Sprintf("Judge(answer, scale [0, 10]): Label %+q has no visible character; a grader cannot tell it from no label", label), ce.Problems[0])
+		}
+	}
+	for _, label := range []string{"C", "\u200bC", "pass ", "é"} {
+		assert.NoError(t, judgefake.TestJudge(judgefake.Fixed(evalkit.Verdict{Label: label})), "%+q", label)
+	}
 }
 
 // TestJudgefakeTestJudgeCallsConcurrently shows the checker calls the
