@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -176,12 +175,12 @@ func defaults() *Judge {
 }
 
 func (j *Judge) finish() {
-	u, err := url.Parse(j.baseURL)
+	u, err := judgehttp.ParseBaseURL(j.baseURL)
 	switch {
 	case err != nil:
-		j.configErr = fmt.Errorf("anthropicjudge: base URL is not a URL: %v", judgehttp.Redact(err.Error(), []string{j.apiKey}))
+		j.configErr = fmt.Errorf("anthropicjudge: %w", err)
 	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
-		j.configErr = fmt.Errorf("anthropicjudge: base URL %q: want an http:// or https:// URL with a host", u.Redacted())
+		j.configErr = fmt.Errorf("anthropicjudge: base URL %q: want an http:// or https:// URL with a host", judgehttp.RedactedURL(u))
 	case strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/v1"):
 		j.endpoint = u.JoinPath("messages").String()
 	default:
@@ -193,17 +192,7 @@ func (j *Judge) finish() {
 	if j.maxTokens <= 0 {
 		j.configErr = fmt.Errorf("anthropicjudge: max_tokens must be positive, got %d", j.maxTokens)
 	}
-	secrets := []string{j.apiKey}
-	if u != nil && u.User != nil {
-		if p, ok := u.User.Password(); ok {
-			secrets = append(secrets, p)
-		}
-	}
-	for k, vs := range j.header {
-		if secretHeader(k) {
-			secrets = append(secrets, vs...)
-		}
-	}
+	secrets := judgehttp.Secrets(j.apiKey, u, j.header)
 	j.client = judgehttp.Client{
 		Name:           "anthropicjudge",
 		HTTP:           j.httpClient,
@@ -211,13 +200,6 @@ func (j *Judge) finish() {
 		AttemptTimeout: j.attemptTimeout,
 		Secrets:        secrets,
 	}
-}
-
-// secretHeader reports whether a header's values may be credentials, to be
-// kept out of error text.
-func secretHeader(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "key") || strings.Contains(n, "auth") || strings.Contains(n, "token") || strings.Contains(n, "secret")
 }
 
 // Identity returns what recordings key on: Provider "anthropic" (or
@@ -249,12 +231,30 @@ func (j *Judge) Identity() evalkit.Identity {
 // cut off (stop_reason "max_tokens") or refused; and an answer ParseVerdict
 // cannot read, which wraps evalkit.ErrUnreadableVerdict. Never a verdict
 // with an error.
+//
+// Credentials never leave the judge. The API key, the base URL's
+// password, and the values of the base URL's query parameters and of
+// WithHeader's headers whose names hold "key", "auth", "token", "secret",
+// "password", "cookie" or "signature" are replaced by "[redacted]" in
+// every error and in the verdict's Model, Raw, Reasoning (the criteria's
+// too) and Fields; values shorter than 8 bytes are placeholders, not
+// credentials, and are left alone. A URL in an error shows neither its
+// user information nor any query value.
 func (j *Judge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+	v, err := j.judge(ctx, req)
+	if err != nil {
+		return evalkit.Verdict{}, judgehttp.RedactError(err, j.client.Secrets)
+	}
+	judgehttp.RedactVerdict(&v, j.client.Secrets)
+	return v, nil
+}
+
+func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 	if j.configErr != nil {
 		return evalkit.Verdict{}, j.configErr
 	}
 	if j.missingKey != "" {
-		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s is not set: the judge needs an API key to call %s", j.missingKey, redacted(j.endpoint))
+		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s is not set: the judge needs an API key to call %s", j.missingKey, judgehttp.RedactURL(j.endpoint))
 	}
 	msgs, err := judgeprompt.Render(req)
 	if err != nil {
@@ -280,15 +280,6 @@ func (j *Judge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 		return evalkit.Verdict{}, withHint(err)
 	}
 	return j.verdict(resp, req, model)
-}
-
-// redacted returns a URL without its password, for messages.
-func redacted(endpoint string) string {
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		return "the API"
-	}
-	return u.Redacted()
 }
 
 // objectSchema checks that a verdict schema can be a tool's input_schema,

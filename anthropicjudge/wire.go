@@ -113,6 +113,10 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 	case "refusal":
 		return fail("the model refused to judge (stop_reason \"refusal\")")
 	}
+	// Redacted before it is read: ParseVerdict's errors quote the answer
+	// cut to a length, and a credential cut there would escape Judge's
+	// redaction of the error.
+	answer = judgehttp.Redact(answer, j.client.Secrets)
 	v, err := evalkit.ParseVerdict(answer, req.Scale.OrDefault())
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s: %w", answered, err)

@@ -42,5 +42,7 @@
 // would forward every header but Authorization and cookies to the new
 // host, the API key among them.
 //
-// The API key never appears in an error or in the Identity.
+// No credential — the API key, a secret header's value, the base URL's
+// password or query — appears in an error, a verdict or the Identity (see
+// Judge.Judge for the rule).
 package openaijudge

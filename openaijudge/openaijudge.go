@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -211,12 +209,12 @@ func defaults() *Judge {
 }
 
 func (j *Judge) finish() {
-	u, err := url.Parse(j.baseURL)
+	u, err := judgehttp.ParseBaseURL(j.baseURL)
 	switch {
 	case err != nil:
-		j.configErr = fmt.Errorf("openaijudge: base URL is not a URL: %v", judgehttp.Redact(err.Error(), []string{j.apiKey}))
+		j.configErr = fmt.Errorf("openaijudge: %w", err)
 	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
-		j.configErr = fmt.Errorf("openaijudge: base URL %q: want an http:// or https:// URL with a host", u.Redacted())
+		j.configErr = fmt.Errorf("openaijudge: base URL %q: want an http:// or https:// URL with a host", judgehttp.RedactedURL(u))
 	default:
 		j.endpoint = u.JoinPath("chat", "completions").String()
 	}
@@ -226,17 +224,7 @@ func (j *Judge) finish() {
 	if j.maxTokensField != "" && j.maxTokens <= 0 {
 		j.configErr = fmt.Errorf("openaijudge: %s must be positive, got %d", j.maxTokensField, j.maxTokens)
 	}
-	secrets := []string{j.apiKey}
-	if u != nil && u.User != nil {
-		if p, ok := u.User.Password(); ok {
-			secrets = append(secrets, p)
-		}
-	}
-	for k, vs := range j.header {
-		if secretHeader(k) {
-			secrets = append(secrets, vs...)
-		}
-	}
+	secrets := judgehttp.Secrets(j.apiKey, u, j.header)
 	j.client = judgehttp.Client{
 		Name:           "openaijudge",
 		HTTP:           j.httpClient,
@@ -244,13 +232,6 @@ func (j *Judge) finish() {
 		AttemptTimeout: j.attemptTimeout,
 		Secrets:        secrets,
 	}
-}
-
-// secretHeader reports whether a header's values may be credentials, to be
-// kept out of error text.
-func secretHeader(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "key") || strings.Contains(n, "auth") || strings.Contains(n, "token") || strings.Contains(n, "secret")
 }
 
 // Identity returns what recordings key on: Provider "openai" (or
@@ -304,12 +285,30 @@ func (j *Judge) Identity() evalkit.Identity {
 // has no choices, was cut off (finish_reason "length"), filtered or
 // refused; and an answer ParseVerdict cannot read, which wraps
 // evalkit.ErrUnreadableVerdict. Never a verdict with an error.
+//
+// Credentials never leave the judge. The API key, the base URL's
+// password, and the values of the base URL's query parameters and of
+// WithHeader's headers whose names hold "key", "auth", "token", "secret",
+// "password", "cookie" or "signature" are replaced by "[redacted]" in
+// every error and in the verdict's Model, Raw, Reasoning (the criteria's
+// too) and Fields; values shorter than 8 bytes are placeholders, not
+// credentials, and are left alone. A URL in an error shows neither its
+// user information nor any query value.
 func (j *Judge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+	v, err := j.judge(ctx, req)
+	if err != nil {
+		return evalkit.Verdict{}, judgehttp.RedactError(err, j.client.Secrets)
+	}
+	judgehttp.RedactVerdict(&v, j.client.Secrets)
+	return v, nil
+}
+
+func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 	if j.configErr != nil {
 		return evalkit.Verdict{}, j.configErr
 	}
 	if j.missingKey != "" {
-		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s is not set: the judge needs an API key to call %s (for a local server that needs none, set it to any value)", j.missingKey, j.endpointForHumans())
+		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s is not set: the judge needs an API key to call %s (for a local server that needs none, set it to any value)", j.missingKey, judgehttp.RedactURL(j.endpoint))
 	}
 	msgs, err := judgeprompt.Render(req)
 	if err != nil {
@@ -359,13 +358,4 @@ func (j *Judge) headers() http.Header {
 	}
 	h.Set("Accept", "application/json")
 	return h
-}
-
-// endpointForHumans is the endpoint without credentials, for messages.
-func (j *Judge) endpointForHumans() string {
-	u, err := url.Parse(j.endpoint)
-	if err != nil {
-		return "the API"
-	}
-	return u.Redacted()
 }

@@ -432,7 +432,7 @@ func TestOpenaijudgeBadConfig(t *testing.T) {
 		err  string
 	}{
 		{[]openaijudge.Option{openaijudge.WithBaseURL("localhost:11434")}, `openaijudge: base URL "localhost:11434": want an http:// or https:// URL with a host`},
-		{[]openaijudge.Option{openaijudge.WithBaseURL("http://a b")}, `openaijudge: base URL is not a URL: parse "http://a b": invalid character " " in host name`},
+		{[]openaijudge.Option{openaijudge.WithBaseURL("http://a b")}, `openaijudge: the base URL does not parse (it is not shown, as it may hold a credential): invalid character " " in host name`},
 		{[]openaijudge.Option{openaijudge.WithModel("")}, "openaijudge: no model: set WithModel or EVALKIT_JUDGE_MODEL"},
 		{[]openaijudge.Option{openaijudge.WithMaxTokens(0)}, "openaijudge: max_tokens must be positive, got 0"},
 	}

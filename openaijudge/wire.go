@@ -161,12 +161,16 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 		return fail("the reply's first choice has no message")
 	}
 	if choice.Message.Refusal != "" {
-		return fail("the model refused to judge: %s", judgehttp.Bound(choice.Message.Refusal, judgehttp.MaxMessage))
+		return fail("the model refused to judge: %s", judgehttp.Bound(judgehttp.Redact(choice.Message.Refusal, j.client.Secrets), judgehttp.MaxMessage))
 	}
 	content, err := messageText(choice.Message.Content)
 	if err != nil {
 		return fail("%v", err)
 	}
+	// Redacted before it is read: ParseVerdict's errors quote the answer
+	// cut to a length, and a credential cut there would escape Judge's
+	// redaction of the error.
+	content = judgehttp.Redact(content, j.client.Secrets)
 	answered := model
 	if cr.Model != "" {
 		answered = cr.Model

@@ -1,7 +1,9 @@
 // Package judgehttp is the plumbing the real judges share: one JSON POST
 // with bounded retries, backoff that honours Retry-After, the context's
 // deadline respected, and errors that say what happened on the wire without
-// ever holding a credential; and the price-table lookup (LookupPrice).
+// ever holding a credential (see Redact, RedactURL, RedactError and
+// RedactVerdict, which the judges apply to everything they return); and
+// the price-table lookup (LookupPrice).
 //
 //	c := &judgehttp.Client{Name: "openaijudge", HTTP: http.DefaultClient, MaxRetries: 3}
 //	resp, err := c.Post(ctx, url, header, body)
@@ -85,7 +87,9 @@ type Client struct {
 	// 0 means DefaultMaxWait.
 	MaxWait time.Duration
 	// Secrets are replaced by "[redacted]" wherever they would appear in an
-	// error's text (an API key echoed in a proxy's error page, say).
+	// error's text (an API key echoed in a proxy's error page, say); see
+	// Secrets and Redact. A URL in an error (a transport error's) is
+	// printed as RedactedURL prints it.
 	Secrets []string
 }
 
@@ -97,16 +101,16 @@ type Response struct {
 	Attempts int
 }
 
-// Post sends body to url with the given header (Content-Type is set to
+// Post sends body to endpoint with the given header (Content-Type is set to
 // application/json), retrying as the package doc says, and returns the first
 // 2xx response. Every other outcome is an *Error.
-func (c *Client) Post(ctx context.Context, url string, header http.Header, body []byte) (*Response, error) {
+func (c *Client) Post(ctx context.Context, endpoint string, header http.Header, body []byte) (*Response, error) {
 	client := noRedirects(c.HTTP)
 	maxRetries := min(max(c.MaxRetries, 0), MaxRetries)
 	attempt := 0
 	for {
 		attempt++
-		resp, fail := c.try(ctx, client, url, header, body)
+		resp, fail := c.try(ctx, client, endpoint, header, body)
 		if fail == nil {
 			resp.Attempts = attempt
 			return resp, nil
@@ -183,7 +187,7 @@ func backoff(n int) time.Duration {
 // attempt is how one try failed.
 type attempt struct {
 	status        int    // HTTP status; 0 when no response arrived
-	message       string // the provider's error message, bounded
+	message       string // the provider's error message, whole: redacted, then bounded, when shown
 	param         string // the provider's "param" field, when it names one
 	retryAfter    time.Duration
 	hasRetryAfter bool
@@ -193,15 +197,19 @@ type attempt struct {
 	retryable     bool
 }
 
-func (c *Client) try(ctx context.Context, client *http.Client, url string, header http.Header, body []byte) (*Response, *attempt) {
+func (c *Client) try(ctx context.Context, client *http.Client, endpoint string, header http.Header, body []byte) (*Response, *attempt) {
 	if err := ctx.Err(); err != nil {
 		return nil, &attempt{err: err}
 	}
 	timeout := c.attemptTimeout()
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(actx, http.MethodPost, url, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = fmt.Errorf("the URL does not parse (it is not shown, as it may hold a credential): %w", ue.Err)
+		}
 		return nil, &attempt{err: err}
 	}
 	for k, vs := range header {
@@ -211,6 +219,11 @@ func (c *Client) try(ctx context.Context, client *http.Client, url string, heade
 
 	resp, err := client.Do(req)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			// net/http strips the password; the query may hold a key too.
+			ue.URL = RedactURL(ue.URL)
+		}
 		if badLocation(err) {
 			// A 3xx whose Location net/http could not parse (it reads it
 			// before asking CheckRedirect): nothing was followed, and
@@ -354,7 +367,8 @@ func delay(v string, limit float64) (float64, bool) {
 // the shapes servers use: OpenAI's and Anthropic's {"error": {"message",
 // "param"}}, {"error": "text"} (Ollama, llama.cpp), {"message": "text"},
 // {"detail": "text"} (FastAPI servers), else the body itself as text. The
-// message is bounded to MaxMessage bytes on one line.
+// message is whole: a caller redacts it before bounding it (Bound), or a
+// secret cut at the bound would survive in part.
 func ProviderMessage(body []byte) (message, param string) {
 	var shape struct {
 		Error   json.RawMessage `json:"error"`
@@ -369,16 +383,16 @@ func ProviderMessage(body []byte) (message, param string) {
 		var text string
 		switch {
 		case json.Unmarshal(shape.Error, &nested) == nil && nested.Message != "":
-			return Bound(nested.Message, MaxMessage), nested.Param
+			return nested.Message, nested.Param
 		case json.Unmarshal(shape.Error, &text) == nil && text != "":
-			return Bound(text, MaxMessage), ""
+			return text, ""
 		case shape.Message != "":
-			return Bound(shape.Message, MaxMessage), ""
+			return shape.Message, ""
 		case json.Unmarshal(shape.Detail, &text) == nil && text != "":
-			return Bound(text, MaxMessage), ""
+			return text, ""
 		}
 	}
-	return Bound(string(body), MaxMessage), ""
+	return string(body), ""
 }
 
 // Bound returns s on one line — runs of white space and control characters
@@ -411,7 +425,7 @@ func Bound(s string, n int) string {
 
 // Error is a failed call: the last attempt's outcome, how many attempts
 // were made, and why the client stopped. Its text never holds the client's
-// Secrets.
+// Secrets (see Redact), whole or cut, nor a URL's password or query values.
 type Error struct {
 	// Name is the client's name: "openaijudge".
 	Name string
@@ -429,8 +443,9 @@ type Error struct {
 // Status is the last attempt's HTTP status, 0 when no response arrived.
 func (e *Error) Status() int { return e.status }
 
-// Message is the provider's error message from the last response, bounded.
-func (e *Error) Message() string { return e.message }
+// Message is the provider's error message from the last response,
+// redacted and then bounded to MaxMessage bytes on one line.
+func (e *Error) Message() string { return Bound(Redact(e.message, e.secrets), MaxMessage) }
 
 // Param is the request field the provider's error names, when it names one
 // (OpenAI's "param").
@@ -448,9 +463,9 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": ")
 	b.WriteString(e.cause())
-	if e.message != "" {
+	if msg := e.Message(); msg != "" {
 		b.WriteString(": ")
-		b.WriteString(e.message)
+		b.WriteString(msg)
 	}
 	if e.Stop != "" {
 		b.WriteString("; ")
@@ -505,14 +520,4 @@ func (e *Error) Unwrap() error {
 		return e.ctxErr
 	}
 	return e.err
-}
-
-// Redact replaces every non-empty secret in s by "[redacted]".
-func Redact(s string, secrets []string) string {
-	for _, secret := range secrets {
-		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "[redacted]")
-		}
-	}
-	return s
 }

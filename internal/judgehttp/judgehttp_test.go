@@ -448,7 +448,7 @@ func TestJudgehttpProviderMessage(t *testing.T) {
 		{`{"message": "Bad request", "code": 400}`, "Bad request", ""},
 		{`{"detail": "Not authenticated"}`, "Not authenticated", ""},
 		{`{"detail": [{"loc": ["body"], "msg": "field required"}]}`, `{"detail": [{"loc": ["body"], "msg": "field required"}]}`, ""},
-		{"upstream connect error\r\n\tor disconnect", "upstream connect error or disconnect", ""},
+		{"upstream connect error\r\n\tor disconnect", "upstream connect error\r\n\tor disconnect", ""},
 		{"", "", ""},
 	}
 	for _, tt := range tests {

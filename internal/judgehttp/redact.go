@@ -1,0 +1,197 @@
+package judgehttp
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/evalkit-go/evalkit"
+)
+
+// Redacted replaces a secret in text.
+const Redacted = "[redacted]"
+
+// MinSecret is the shortest value treated as a secret. Shorter values are
+// placeholders — the "x", "EMPTY" or "ollama" a local server is given as
+// its key — and replacing them everywhere would garble errors and
+// verdicts; no provider issues keys that short.
+const MinSecret = 8
+
+// SecretName reports whether a header or query parameter of this name may
+// carry a credential: its name contains, in any case, "key", "auth",
+// "token", "secret", "password", "cookie" or "signature" (Authorization,
+// X-Api-Key, Api-Key, Ocp-Apim-Subscription-Key, Helicone-Auth,
+// X-Amz-Security-Token, ...). judgefake redacts the headers of the
+// requests it records by the same rule.
+func SecretName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"key", "auth", "token", "secret", "password", "cookie", "signature"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Secrets lists what a judge must keep out of everything it returns: its
+// API key, the base URL's password, the values of the base URL's query
+// parameters and of the headers whose names SecretName flags (for a value
+// with a scheme, "Bearer tok", the token alone too).
+func Secrets(apiKey string, base *url.URL, header http.Header) []string {
+	secrets := []string{apiKey}
+	if base != nil {
+		if base.User != nil {
+			if p, ok := base.User.Password(); ok {
+				secrets = append(secrets, p)
+			}
+		}
+		for name, vs := range base.Query() {
+			if SecretName(name) {
+				secrets = append(secrets, vs...)
+			}
+		}
+	}
+	for name, vs := range header {
+		if !SecretName(name) {
+			continue
+		}
+		for _, v := range vs {
+			secrets = append(secrets, v)
+			if _, token, ok := strings.Cut(v, " "); ok {
+				secrets = append(secrets, strings.TrimSpace(token))
+			}
+		}
+	}
+	return secrets
+}
+
+// Redact replaces every secret of at least MinSecret bytes in s by
+// "[redacted]".
+func Redact(s string, secrets []string) string {
+	for _, secret := range secrets {
+		if len(secret) >= MinSecret {
+			s = strings.ReplaceAll(s, secret, Redacted)
+		}
+	}
+	return s
+}
+
+// RedactURL returns rawURL fit for a message: see RedactedURL. A URL that
+// does not parse is not echoed at all.
+func RedactURL(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	return RedactedURL(u)
+}
+
+// RedactedURL returns u for a message, with its user information and the
+// value of every query parameter replaced by "[redacted]" (a parameter
+// with no value is replaced whole) and no fragment:
+// "https://[redacted]@host/v1?api-version=[redacted]". Any query value may
+// be a key (Azure's api-key, a gateway's token, a signed URL's
+// signature), and which ones are is not knowable, so none is printed.
+func RedactedURL(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.RawQuery, c.ForceQuery = "", false
+	c.Fragment, c.RawFragment = "", ""
+	s := c.String()
+	if u.User != nil {
+		if i := strings.Index(s, "//"); i >= 0 {
+			s = s[:i+2] + Redacted + "@" + s[i+2:]
+		}
+	}
+	if u.RawQuery != "" {
+		pairs := strings.Split(u.RawQuery, "&")
+		for i, p := range pairs {
+			if name, value, _ := strings.Cut(p, "="); value != "" {
+				pairs[i] = name + "=" + Redacted
+			} else if p != "" {
+				pairs[i] = Redacted
+			}
+		}
+		s += "?" + strings.Join(pairs, "&")
+	}
+	return s
+}
+
+// RedactError returns err with every secret replaced in its text. An error
+// whose text holds no secret is returned as it is; otherwise the result's
+// text is redacted, errors.Is and errors.As still see err and its chain,
+// and errors.Unwrap gives nothing, so err's own text is not at hand.
+func RedactError(err error, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	if redacted := Redact(text, secrets); redacted != text {
+		return &redactedError{text: redacted, err: err}
+	}
+	return err
+}
+
+type redactedError struct {
+	text string
+	err  error
+}
+
+func (e *redactedError) Error() string        { return e.text }
+func (e *redactedError) Is(target error) bool { return errors.Is(e.err, target) }
+func (e *redactedError) As(target any) bool   { return errors.As(e.err, target) }
+
+// RedactVerdict replaces every secret in what v holds from the reply: the
+// model's name, the whole answer, the reasoning (the verdict's and each
+// criterion's) and the string values of Fields. Scores and the label are
+// left alone: they are read before redaction, and a secret is never one.
+func RedactVerdict(v *evalkit.Verdict, secrets []string) {
+	v.Model = Redact(v.Model, secrets)
+	v.Raw = Redact(v.Raw, secrets)
+	v.Reasoning = Redact(v.Reasoning, secrets)
+	for i := range v.Criteria {
+		v.Criteria[i].Reasoning = Redact(v.Criteria[i].Reasoning, secrets)
+	}
+	if v.Fields != nil {
+		v.Fields = redactValue(v.Fields, secrets).(map[string]any)
+	}
+}
+
+// redactValue returns a copy of a decoded JSON value with every string
+// redacted.
+func redactValue(v any, secrets []string) any {
+	switch v := v.(type) {
+	case string:
+		return Redact(v, secrets)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = redactValue(x, secrets)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = redactValue(x, secrets)
+		}
+		return out
+	}
+	return v
+}
+
+// ParseBaseURL parses a judge's base URL. Its error does not echo the URL,
+// which may hold a credential: "the base URL does not parse (it is not
+// shown, as it may hold a credential): invalid character " " in host name".
+func ParseBaseURL(rawURL string) (*url.URL, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("the base URL does not parse (it is not shown, as it may hold a credential): %w", err)
+	}
+	return u, nil
+}
