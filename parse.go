@@ -67,12 +67,17 @@ const rankingKey = "ordered_models"
 //
 //   - a bracketed score, as MT-Bench's judge prompts ask, anywhere in a
 //     line: a number, or a fraction whose denominator is the scale's Max;
+//     a denominator right after the brackets ("[[4]] out of 5", "[[4]]/5",
+//     "[[4]] (out of 5)") is the fraction's, and must be the Max too;
 //   - a bracketed pairwise label, uppercase A, B or C (C is a tie), into
 //     Label;
 //   - a line that starts with "Score" or "Rating" (any case; "Final" or
 //     "Overall" before it, markdown bold or a heading around it are fine)
-//     then ":" or "=" and a number or a fraction (denominator = Max),
-//     followed by nothing but a period or a parenthesis.
+//     then ":" or "=" and a number or a fraction (denominator = Max, also
+//     when written in parentheses: "4 (out of 5)"), followed by nothing
+//     but a period or a parenthesis of words ("(good)"). A parenthesis
+//     holding a digit, "/" or "out of" that is not the denominator ("8 (I
+//     mean 2)", "8 (80%)") is an error, never ignored.
 //
 // For example, on a 1 to 10 scale:
 //
@@ -84,6 +89,9 @@ const rankingKey = "ordered_models"
 //	**Final rating:** 8 out of 10       score 8
 //	Rating = 7.5 (good)                 score 7.5
 //	Score: 4/5                          an error: the scale's Max is 10
+//	Score: 4 (out of 5)                 the same error
+//	Rating: [[4]] out of 5              the same error
+//	Score: 8 (I mean 2)                 an error: a second number
 //
 // The same verdict may be repeated; two different ones are an error
 // ("conflicting"), and so is a score beside a label. Brackets holding

@@ -158,6 +158,12 @@ func TestParseVerdictText(t *testing.T) {
 		{"doc: score line", "Score: 7", ten, verdictWant{raw: 7, scored: true}},
 		{"doc: bold, out of", "**Final rating:** 8 out of 10", ten, verdictWant{raw: 8, scored: true}},
 		{"doc: equals, parenthesis", "Rating = 7.5 (good)", ten, verdictWant{raw: 7.5, scored: true}},
+		{"doc: parenthesized denominator", "Score: 4 (out of 5)", five, verdictWant{raw: 4, scored: true}},
+		{"doc: denominator after brackets", "Rating: [[4]] out of 5", five, verdictWant{raw: 4, scored: true}},
+		{"slash after brackets", "Rating: [[4]]/5.", five, verdictWant{raw: 4, scored: true}},
+		{"parenthesized denominator after brackets", "Rating: [[4]] (out of 5)", five, verdictWant{raw: 4, scored: true}},
+		{"parenthesized slash", "**Score:** 4 (/5)", five, verdictWant{raw: 4, scored: true}},
+		{"words after brackets are prose", "Rating: [[8]] out of respect for the effort", ten, verdictWant{raw: 8, scored: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,6 +224,15 @@ func TestParseVerdictErrors(t *testing.T) {
 		{"negative", "Rating: [[-1]]", ten, "[[-1]] at line 1 is outside the scale [1, 10]"},
 		{"arena-hard comparison", "My final verdict is: [[A>>B]]", ten, "the bracketed verdict [[A>>B]] at line 1 is not one this parser reads (it reads [[8]], [[8.5]], [[A]], [[B]], [[C]])"},
 		{"score line with words after", "Score: 7 for helpfulness, 3 for accuracy", ten, `the line "Score: 7 for helpfulness, 3 for accuracy" (line 1) has more after its score than this parser can read with certainty`},
+		{"parenthesized denominator not the max", "Score: 4 (out of 5)", ten, `the line "Score: 4 (out of 5)" (line 1) is out of 5, but the scale is [1, 10]`},
+		{"denominator after brackets not the max", "Rating: [[4]] out of 5", ten, "[[4]] at line 1 is out of 5, but the scale is [1, 10]"},
+		{"parenthesized denominator after brackets not the max", "Rating: [[4]] (out of 5)", ten, "[[4]] at line 1 is out of 5, but the scale is [1, 10]"},
+		{"two denominators", "Rating: [[4/10]] out of 5", ten, "[[4/10]] at line 1 is out of 5, but the scale is [1, 10]"},
+		{"a second number in a parenthesis", "Score: 8 (I mean 2)", ten, `the line "Score: 8 (I mean 2)" (line 1) has more after its score than this parser can read with certainty`},
+		{"a bare number in a parenthesis", "Score: 8 (2)", ten, `the line "Score: 8 (2)" (line 1) has more after its score than this parser can read with certainty`},
+		{"a percentage in a parenthesis", "Score: 8 (80%)", ten, `the line "Score: 8 (80%)" (line 1) has more after its score than this parser can read with certainty`},
+		{"out of in words in a parenthesis", "Score: 8 (out of ten)", ten, `the line "Score: 8 (out of ten)" (line 1) has more after its score than this parser can read with certainty`},
+		{"a denominator and a parenthesized one", "Score: 4/10 (out of 5)", ten, `the line "Score: 4/10 (out of 5)" (line 1) has more after its score than this parser can read with certainty`},
 		{"bracket cut off", "The answer is good.\nRating: [[8", ten, `the answer is cut off inside a bracketed verdict: it ends "The answer is good.\nRating: [[8"`},
 		{"cut off after a verdict", "Rating: [[8]]\nOn reflection, " + strings.Repeat("the answer is thin; ", 5) + "[[7.", ten, `the answer is cut off inside a bracketed verdict: it ends [93 bytes before] …"answer is thin; the answer is thin; [[7."`},
 		{"prose rating", "Overall, the response is helpful, and I would rate it a 10.", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "Overall, the response is helpful, and I would rate it a 10."`},

@@ -47,7 +47,7 @@ func parseTextVerdict(raw string, scale Scale, found jsonx.Found, jerr *jsonx.Er
 		}
 		if fence.in {
 			if inFence == nil {
-				brackets(line, func(content string) bool {
+				brackets(line, func(content, _ string) bool {
 					if r, ok := bracketVerdict(content); ok {
 						r.line = lineNo
 						seen := r
@@ -59,11 +59,17 @@ func parseTextVerdict(raw string, scale Scale, found jsonx.Found, jerr *jsonx.Er
 			}
 			continue
 		}
-		brackets(line, func(content string) bool {
+		brackets(line, func(content, after string) bool {
 			r, ok := bracketVerdict(content)
 			switch {
 			case ok:
 				r.line = lineNo
+				// "[[4]] out of 5", "[[4]]/5", "[[4]] (out of 5)"; of two
+				// denominators ("[[4/5]] out of 10"), the one that is not
+				// the scale's Max, if any, is the error.
+				if d, n := trailingDenom(after); n > 0 && (r.denom == 0 || r.denom == scale.Max) {
+					r.denom = d
+				}
 				if r.denom != 0 && r.denom != scale.Max && badDenom == nil {
 					bad := r
 					badDenom = &bad
@@ -136,9 +142,9 @@ func noVerdict(raw string, inFence *reading) error {
 const maxBracket = 24
 
 // brackets calls fn with the content of each "[[...]]" in line (at most
-// maxBracket bytes, trimmed of spaces) until fn returns false. In "[[[8]]]"
-// the content is "8".
-func brackets(line string, fn func(content string) bool) {
+// maxBracket bytes, trimmed of spaces), and the rest of the line after it,
+// until fn returns false. In "[[[8]]]" the content is "8".
+func brackets(line string, fn func(content, after string) bool) {
 	for pos := 0; pos < len(line); {
 		k := strings.Index(line[pos:], "[[")
 		if k < 0 {
@@ -155,7 +161,7 @@ func brackets(line string, fn func(content string) bool) {
 			continue
 		}
 		pos = start + end + 2
-		if !fn(strings.TrimSpace(window[:end])) {
+		if !fn(strings.TrimSpace(window[:end]), strings.TrimLeft(line[pos:], "]")) {
 			return
 		}
 	}
@@ -189,10 +195,12 @@ func isComparison(s string) bool {
 }
 
 // lineVerdict reads a line stating a score: "Score: 7", "Rating = 7.5",
-// "**Final score:** 4/5", "## Rating: 8 out of 10". found is false for a
-// line that does not start with a score label followed by a number; bad is
-// true for one that does but has more after the number than a closing
-// period or a parenthesis.
+// "**Final score:** 4/5", "## Rating: 8 out of 10", "Score: 4 (out of 5)".
+// found is false for a line that does not start with a score label
+// followed by a number; bad is true for one that does but has more after
+// the number (and its denominator) than a closing period or a parenthesis
+// of words: a parenthesis holding a digit, "/" or "out of" ("Score: 8
+// (I mean 2)", "Score: 4/5 (out of 10)") is more.
 func lineVerdict(line string) (r reading, found, bad bool) {
 	s := skipMarkup(line, true)
 	if s == "" {
@@ -226,12 +234,64 @@ func lineVerdict(line string) (r reading, found, bad bool) {
 	if n == 0 {
 		return reading{}, false, false // "Rating: [[8]]", "Score: N/A"
 	}
-	rest := strings.TrimRight(s[n:], "*_. \t")
+	rest := s[n:]
+	if d, m := trailingDenom(rest); m > 0 {
+		if denom != 0 {
+			return reading{}, false, true // "Score: 4/5 (out of 5)"
+		}
+		denom, rest = d, rest[m:]
+	}
+	rest = strings.TrimRight(rest, "*_. \t")
 	rest = strings.TrimLeft(rest, " \t")
-	if rest != "" && !(rest[0] == '(' && rest[len(rest)-1] == ')') {
+	if rest != "" && (rest[0] != '(' || rest[len(rest)-1] != ')' || mayHoldScore(rest)) {
 		return reading{}, false, true
 	}
 	return reading{score: num, denom: denom, kind: 'l'}, true, false
+}
+
+// trailingDenom reads a denominator written after a score: "/ 5",
+// "out of 5", or either in parentheses, "(out of 5)". n is the bytes read,
+// 0 when s does not start (after spaces) with one.
+func trailingDenom(s string) (denom float64, n int) {
+	i := skipSpaces(s, 0)
+	paren := i < len(s) && s[i] == '('
+	if paren {
+		i = skipSpaces(s, i+1)
+	}
+	switch {
+	case i < len(s) && s[i] == '/':
+		i++
+	case hasPrefixFold(s[i:], "out of "):
+		i += len("out of ")
+	default:
+		return 0, 0
+	}
+	i = skipSpaces(s, i)
+	d, m := scanNumber(s[i:])
+	if m == 0 || d <= 0 {
+		return 0, 0
+	}
+	i += m
+	if paren {
+		if i = skipSpaces(s, i); i >= len(s) || s[i] != ')' {
+			return 0, 0
+		}
+		i++
+	}
+	return d, i
+}
+
+func skipSpaces(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// mayHoldScore reports whether text after a score could state another
+// number for it: a digit, "/" or "out of".
+func mayHoldScore(s string) bool {
+	return strings.ContainsAny(s, "0123456789/") || strings.Contains(strings.ToLower(s), "out of")
 }
 
 // skipMarkup skips spaces and markdown emphasis ("**", "__") at the start
