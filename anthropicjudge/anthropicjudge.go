@@ -226,11 +226,18 @@ func (j *Judge) Identity() evalkit.Identity {
 // req.SystemPrompt replaces evalkit's system prompt. A req.VerdictSchema
 // becomes the tool's input_schema, so it must describe an object.
 //
+// The answer is the input of the reply's one call of the verdict tool. A
+// reply with no tool call at all — a proxy that dropped the tools — is
+// read from its text blocks, which the prompt asks to hold the same JSON
+// object; text beside a verdict call is ignored.
+//
 // Errors: an invalid request; a missing key (FromEnv); an HTTP failure
-// after retries (see the package doc); a reply that is not a message, was
-// cut off (stop_reason "max_tokens") or refused; and an answer ParseVerdict
-// cannot read, which wraps evalkit.ErrUnreadableVerdict. Never a verdict
-// with an error.
+// after retries (see the package doc); a reply that is not a message or
+// was refused; and, wrapping evalkit.ErrUnreadableVerdict, a reply that is
+// not one verdict (the verdict tool called twice, a tool the judge did not
+// offer called, the verdict tool called with no input), one cut off
+// (stop_reason "max_tokens" or "model_context_window_exceeded"), and an
+// answer ParseVerdict cannot read. Never a verdict with an error.
 //
 // Credentials never leave the judge. The API key, the base URL's
 // password, and the values of the base URL's query parameters and of

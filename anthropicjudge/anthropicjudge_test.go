@@ -411,3 +411,63 @@ func TestAnthropicjudgeRetriesAreCapped(t *testing.T) {
 		assert.NoError(t, tr.Err())
 	})
 }
+
+// TestAnthropicjudgeReplyShapes: a reply that is not one verdict — two
+// calls of the verdict tool, a call of a tool the judge did not offer, a
+// verdict call without input — is an error, never the first answer taken
+// silently; text is read only when no tool was called at all; and the
+// stop reasons that mean the answer was cut off are errors.
+func TestAnthropicjudgeReplyShapes(t *testing.T) {
+	const (
+		unread   = "anthropicjudge: m: evalkit: unreadable judge verdict: "
+		verdict8 = `{"type": "tool_use", "id": "toolu_1", "name": "evalkit_verdict", "input": {"reasoning": "ok", "score": 8}}`
+		verdict1 = `{"type": "tool_use", "id": "toolu_2", "name": "evalkit_verdict", "input": {"reasoning": "no", "score": 1}}`
+		text10   = `{"type": "text", "text": "{\"reasoning\": \"fine\", \"score\": 10}"}`
+	)
+	reply := func(stop string, blocks ...string) string {
+		return `{"type": "message", "model": "m", "stop_reason": "` + stop + `", "content": [` + strings.Join(blocks, ", ") + `]}`
+	}
+	tests := []struct {
+		name, reply, err string
+		raw              float64
+	}{
+		{"one verdict call", reply("tool_use", verdict8), "", 8},
+		{"one verdict call beside text: the call is the answer", reply("tool_use", text10, verdict8), "", 8},
+		{"text alone: a proxy that dropped the tools", reply("end_turn", text10), "", 10},
+		{"pause_turn is read", reply("pause_turn", verdict8), "", 8},
+		{"a stop reason of a proxy's own is read", reply("stop_sequence", verdict8), "", 8},
+		{"two verdict calls that disagree", reply("tool_use", verdict8, verdict1),
+			unread + "the reply calls the evalkit_verdict tool 2 times, and which is the verdict is not knowable", 0},
+		{"two verdict calls that agree", reply("tool_use", verdict8, verdict8),
+			unread + "the reply calls the evalkit_verdict tool 2 times, and which is the verdict is not knowable", 0},
+		{"another tool and text", reply("tool_use", `{"type": "tool_use", "name": "other", "input": {"score": 1}}`, text10),
+			unread + `the model called the tool "other", which the judge did not offer (it offers only "evalkit_verdict")`, 0},
+		{"another tool beside the verdict", reply("tool_use", verdict8, `{"type": "tool_use", "name": "lookup", "input": {}}`),
+			unread + `the model called the tool "lookup", which the judge did not offer (it offers only "evalkit_verdict")`, 0},
+		{"a verdict call without input, and text", reply("tool_use", `{"type": "tool_use", "name": "evalkit_verdict"}`, text10),
+			unread + "the reply calls the evalkit_verdict tool with no input", 0},
+		{"a verdict call with null input, and text", reply("tool_use", `{"type": "tool_use", "name": "evalkit_verdict", "input": null}`, text10),
+			unread + "the reply calls the evalkit_verdict tool with no input", 0},
+		{"cut off at the context window", reply("model_context_window_exceeded", `{"type": "tool_use", "name": "evalkit_verdict", "input": {}}`),
+			unread + `the reply was cut off at the model's context window after 2 bytes (stop_reason "model_context_window_exceeded")`, 0},
+		{"cut off, as a proxy may write it", reply("length", text10),
+			unread + `the reply was cut off at max_tokens (1024) after 34 bytes (stop_reason "length")`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
+				return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(tt.reply))}, nil
+			})}
+			j := anthropicjudge.New(anthropicjudge.WithBaseURL(testBase), anthropicjudge.WithAPIKey(testKey), anthropicjudge.WithHTTPClient(client))
+			v, err := j.Judge(context.Background(), refundRequest)
+			if tt.err != "" {
+				assert.EqualError(t, err, tt.err)
+				assert.ErrorIs(t, err, evalkit.ErrUnreadableVerdict)
+				assert.Equal(t, evalkit.Verdict{}, v)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.raw, v.RawScore)
+		})
+	}
+}

@@ -13,15 +13,17 @@
 // "evalkit_verdict", whose input_schema is the verdict schema, and sets
 // tool_choice {"type": "tool", "name": "evalkit_verdict"}, so the model's
 // answer is the tool's input — a JSON object — which evalkit.ParseVerdict
-// reads. Anthropic also offers JSON outputs (output_config.format, formerly
-// the structured-outputs-2025-11-13 beta's output_format) with constrained
-// decoding, but only on recent models (Claude Haiku 4.5, Sonnet 4.5 and
-// later) and not through every gateway; a forced tool call works on every
-// Claude model of the Messages API, on Amazon Bedrock and Vertex AI, and
-// through Anthropic-compatible proxies. What constrained decoding would add
-// — a guarantee of the schema — ParseVerdict checks anyway: an answer it
-// cannot read is an error, never a verdict. (A forced tool call cannot be
-// combined with extended thinking, which this judge never turns on.)
+// reads. A reply that calls the tool twice, or calls another, is an error,
+// never a verdict picked from it. Anthropic also offers JSON outputs
+// (output_config.format, formerly the structured-outputs-2025-11-13 beta's
+// output_format) with constrained decoding, but only on recent models
+// (Claude Haiku 4.5, Sonnet 4.5 and later) and not through every gateway; a
+// forced tool call works on every Claude model of the Messages API, on
+// Amazon Bedrock and Vertex AI, and through Anthropic-compatible proxies.
+// What constrained decoding would add — a guarantee of the schema —
+// ParseVerdict checks anyway: an answer it cannot read is an error, never a
+// verdict. (A forced tool call cannot be combined with extended thinking,
+// which this judge never turns on.)
 //
 // The request also carries the headers x-api-key and anthropic-version:
 // 2023-06-01, temperature 0 (WithoutTemperature for models that reject it,

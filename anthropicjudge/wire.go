@@ -73,9 +73,10 @@ type messagesResponse struct {
 }
 
 // verdict reads a 2xx response into a verdict. The answer is the input of
-// the verdict tool's call; a reply without one (a proxy that dropped the
-// tools) is read from its text blocks instead, which the prompt asks to be
-// the same JSON object.
+// the one call of the verdict tool. A reply with no tool_use block at all
+// (a proxy that dropped the tools) is read from its text blocks instead,
+// which the prompt asks to be the same JSON object; a reply that calls the
+// verdict tool and also has text is read from the tool call alone.
 func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, model string) (evalkit.Verdict, error) {
 	fail := func(format string, args ...any) (evalkit.Verdict, error) {
 		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: HTTP %d: "+format, append([]any{resp.Status}, args...)...)
@@ -94,24 +95,47 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 	if mr.Model != "" {
 		answered = mr.Model
 	}
-	var answer string
+	unreadable := func(format string, args ...any) (evalkit.Verdict, error) {
+		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s: %w: "+format, append([]any{answered, evalkit.ErrUnreadableVerdict}, args...)...)
+	}
+	var calls []json.RawMessage // the verdict tool's inputs
+	var other []string          // the names of other tools called
 	var text strings.Builder
 	for _, block := range mr.Content {
-		switch {
-		case block.Type == "tool_use" && block.Name == judgeprompt.SchemaName && answer == "":
-			answer = string(block.Input)
-		case block.Type == "text":
+		switch block.Type {
+		case "tool_use":
+			if block.Name == judgeprompt.SchemaName {
+				calls = append(calls, block.Input)
+			} else {
+				other = append(other, block.Name)
+			}
+		case "text":
 			text.WriteString(block.Text)
 		}
 	}
-	if answer == "" {
-		answer = text.String()
+	answer := text.String()
+	if len(calls) > 0 {
+		answer = string(calls[0])
 	}
 	switch mr.StopReason {
-	case "max_tokens":
-		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s: %w: the reply was cut off at max_tokens (%d) after %d bytes", answered, evalkit.ErrUnreadableVerdict, j.maxTokens, len(answer))
+	case "max_tokens", "length":
+		// "length" is how an OpenAI-minded proxy may write it.
+		return unreadable("the reply was cut off at max_tokens (%d) after %d bytes (stop_reason %q)", j.maxTokens, len(answer), mr.StopReason)
+	case "model_context_window_exceeded":
+		return unreadable("the reply was cut off at the model's context window after %d bytes (stop_reason %q)", len(answer), mr.StopReason)
 	case "refusal":
 		return fail("the model refused to judge (stop_reason \"refusal\")")
+	}
+	// Any other stop_reason ("tool_use", "end_turn", "pause_turn", a
+	// proxy's own) lets the answer be read; what follows refuses an answer
+	// that is not one verdict.
+	switch {
+	case len(other) > 0:
+		return unreadable("the model called the tool %q, which the judge did not offer (it offers only %q)", judgehttp.Bound(other[0], 100), judgeprompt.SchemaName)
+	case len(calls) > 1:
+		return unreadable("the reply calls the %s tool %d times, and which is the verdict is not knowable", judgeprompt.SchemaName, len(calls))
+	case len(calls) == 1 && (len(calls[0]) == 0 || string(calls[0]) == "null"):
+		return unreadable("the reply calls the %s tool with no input", judgeprompt.SchemaName)
 	}
 	// Redacted before it is read: ParseVerdict's errors quote the answer
 	// cut to a length, and a credential cut there would escape Judge's

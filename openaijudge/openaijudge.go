@@ -282,9 +282,12 @@ func (j *Judge) Identity() evalkit.Identity {
 //
 // Errors: an invalid request; a missing key (FromEnv); an HTTP failure
 // after retries (see package doc); a reply that is not a chat completion,
-// has no choices, was cut off (finish_reason "length"), filtered or
-// refused; and an answer ParseVerdict cannot read, which wraps
-// evalkit.ErrUnreadableVerdict. Never a verdict with an error.
+// has no choices, was filtered or refused; and, wrapping
+// evalkit.ErrUnreadableVerdict, a reply with more than one choice (the
+// judge asks for one; it never guesses which of several is the verdict),
+// one cut off (finish_reason "length", or "max_tokens" as some servers
+// write it), and an answer ParseVerdict cannot read. Never a verdict with
+// an error.
 //
 // Credentials never leave the judge. The API key, the base URL's
 // password, and the values of the base URL's query parameters and of

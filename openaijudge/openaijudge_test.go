@@ -3,6 +3,7 @@ package openaijudge_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -521,7 +522,7 @@ type roundTrip func(*http.Request) (*http.Response, error)
 func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestOpenaijudgeReplyShapes: content as a list of parts (some servers),
-// a refusal, and a missing message.
+// a refusal, a missing message, several choices, and finish reasons.
 func TestOpenaijudgeReplyShapes(t *testing.T) {
 	tests := []struct {
 		name, reply, err string
@@ -533,6 +534,13 @@ func TestOpenaijudgeReplyShapes(t *testing.T) {
 		{"no message", `{"object": "chat.completion", "choices": [{"finish_reason": "stop"}]}`, "openaijudge: HTTP 200: the reply's first choice has no message", 0},
 		{"empty choices", `{"object": "chat.completion", "choices": []}`, "openaijudge: HTTP 200: the reply has no choices", 0},
 		{"content of another type", `{"object": "chat.completion", "choices": [{"message": {"content": 7}}]}`, "openaijudge: HTTP 200: the message content is neither text nor a list of parts", 0},
+		{"two choices that disagree", `{"object": "chat.completion", "model": "m", "choices": [{"index": 0, "message": {"content": "{\"score\": 10}"}, "finish_reason": "stop"}, {"index": 1, "message": {"content": "{\"score\": 1}"}, "finish_reason": "stop"}]}`,
+			"openaijudge: m: evalkit: unreadable judge verdict: the reply has 2 choices where the judge asked for one, and which is the verdict is not knowable", 0},
+		{"two choices that agree", `{"object": "chat.completion", "model": "m", "choices": [{"message": {"content": "{\"score\": 4}"}}, {"message": {"content": "{\"score\": 4}"}}]}`,
+			"openaijudge: m: evalkit: unreadable judge verdict: the reply has 2 choices where the judge asked for one, and which is the verdict is not knowable", 0},
+		{"cut off, as some servers write it", `{"object": "chat.completion", "model": "m", "choices": [{"message": {"content": "{\"score\": 4"}, "finish_reason": "max_tokens"}]}`,
+			"openaijudge: m: evalkit: unreadable judge verdict: the reply was cut off at the token limit (finish_reason \"max_tokens\") after 11 bytes", 0},
+		{"a finish_reason of its own is read", `{"object": "chat.completion", "model": "m", "choices": [{"message": {"content": "{\"score\": 4}"}, "finish_reason": "eos"}]}`, "", 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -543,6 +551,7 @@ func TestOpenaijudgeReplyShapes(t *testing.T) {
 			v, err := j.Judge(context.Background(), refundRequest)
 			if tt.err != "" {
 				assert.EqualError(t, err, tt.err)
+				assert.Equal(t, strings.Contains(tt.err, "unreadable judge verdict"), errors.Is(err, evalkit.ErrUnreadableVerdict))
 				return
 			}
 			require.NoError(t, err)

@@ -156,6 +156,18 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 		}
 		return fail("the reply has no choices")
 	}
+	answered := model
+	if cr.Model != "" {
+		answered = cr.Model
+	}
+	unreadable := func(format string, args ...any) (evalkit.Verdict, error) {
+		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s: %w: "+format, append([]any{answered, evalkit.ErrUnreadableVerdict}, args...)...)
+	}
+	if len(cr.Choices) > 1 {
+		// The judge never sends n, so one choice is what it asked for;
+		// taking the first of several would pick a verdict silently.
+		return unreadable("the reply has %d choices where the judge asked for one, and which is the verdict is not knowable", len(cr.Choices))
+	}
 	choice := cr.Choices[0]
 	if choice.Message == nil {
 		return fail("the reply's first choice has no message")
@@ -171,16 +183,15 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 	// cut to a length, and a credential cut there would escape Judge's
 	// redaction of the error.
 	content = judgehttp.Redact(content, j.client.Secrets)
-	answered := model
-	if cr.Model != "" {
-		answered = cr.Model
-	}
 	switch choice.FinishReason {
-	case "length":
-		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s: %w: the reply was cut off at the token limit (finish_reason \"length\") after %d bytes", answered, evalkit.ErrUnreadableVerdict, len(content))
+	case "length", "max_tokens":
+		// "length" is OpenAI's; "max_tokens" some compatible servers'.
+		return unreadable("the reply was cut off at the token limit (finish_reason %q) after %d bytes", choice.FinishReason, len(content))
 	case "content_filter":
 		return fail("the reply was withheld by the content filter (finish_reason \"content_filter\")")
 	}
+	// Any other finish_reason ("stop", "tool_calls", a server's own) lets
+	// the answer be read: ParseVerdict refuses one it cannot read whole.
 	v, err := evalkit.ParseVerdict(content, req.Scale.OrDefault())
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s: %w", answered, err)
