@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/evalkit-go/evalkit/internal/judgehttp"
 	"github.com/evalkit-go/evalkit/judgefake"
 )
 
@@ -495,12 +496,19 @@ func TestJudgefakeServerBadStatusIsAProblem(t *testing.T) {
 
 func TestJudgefakeServerRedactsCredentials(t *testing.T) {
 	forEachBackend(t, judgefake.Texts("a", "b"), func(t *testing.T, b backend) {
-		_, err := post(context.Background(), b, "/v1/chat/completions?api-version=2024-10-21&api-key=sk-query-secret", openaiBody, map[string]string{
+		_, err := post(context.Background(), b, "/v1/chat/completions?api-version=2024-10-21&api-key=sk-query-secret&sas-signature=sig-query-secret", openaiBody, map[string]string{
 			"Authorization":   "Bearer sk-test-secret",
 			"Api-Key":         "azure-secret",
 			"X-Session-Token": "tok-secret",
 			"Cookie":          "session=cookie-secret",
 			"Idempotency-Key": "retry-1",
+			"X-Request-Id":    "req-1",
+
+			"Ocp-Apim-Subscription-Key": "apim-secret",
+			"Helicone-Auth":             "Bearer helicone-secret",
+			"X-Amz-Security-Token":      "amz-secret",
+			"X-Goog-Signature":          "sig-secret",
+			"X-Password":                "pw-secret",
 		})
 		require.NoError(t, err)
 		_, err = post(context.Background(), b, "/v1/messages", anthropicBody, map[string]string{
@@ -515,9 +523,16 @@ func TestJudgefakeServerRedactsCredentials(t *testing.T) {
 		assert.Equal(t, judgefake.Redacted, h.Get("Api-Key"))
 		assert.Equal(t, judgefake.Redacted, h.Get("X-Session-Token"))
 		assert.Equal(t, judgefake.Redacted, h.Get("Cookie"))
-		assert.Equal(t, "retry-1", h.Get("Idempotency-Key"))
+		assert.Equal(t, judgefake.Redacted, h.Get("Idempotency-Key"), "a name holding \"key\" is a credential's, as the judges read it")
+		assert.Equal(t, "req-1", h.Get("X-Request-Id"))
+		assert.Equal(t, judgefake.Redacted, h.Get("Ocp-Apim-Subscription-Key"))
+		assert.Equal(t, "Bearer "+judgefake.Redacted, h.Get("Helicone-Auth"))
+		assert.Equal(t, judgefake.Redacted, h.Get("X-Amz-Security-Token"))
+		assert.Equal(t, judgefake.Redacted, h.Get("X-Goog-Signature"))
+		assert.Equal(t, judgefake.Redacted, h.Get("X-Password"))
 		assert.Equal(t, "2024-10-21", reqs[0].Query.Get("api-version"))
 		assert.Equal(t, judgefake.Redacted, reqs[0].Query.Get("api-key"))
+		assert.Equal(t, judgefake.Redacted, reqs[0].Query.Get("sas-signature"))
 		assert.Equal(t, judgefake.Redacted, reqs[1].Header.Get("X-Api-Key"))
 		assert.Equal(t, []string{""}, reqs[1].Header.Values("Authorization"), "an empty credential stays empty")
 
@@ -614,4 +629,23 @@ func TestJudgefakeServerIsSafeForConcurrentUse(t *testing.T) {
 func TestJudgefakeFaultString(t *testing.T) {
 	assert.Equal(t, "FaultCutOff", judgefake.FaultCutOff.String())
 	assert.Equal(t, "Fault(42)", judgefake.Fault(42).String())
+}
+
+// TestJudgefakeRedactsWhatTheJudgesRedact: a header is recorded redacted
+// exactly when the real judges treat its values as secrets.
+func TestJudgefakeRedactsWhatTheJudgesRedact(t *testing.T) {
+	names := []string{"Authorization", "Proxy-Authorization", "X-Api-Key", "Api-Key", "Ocp-Apim-Subscription-Key", "Helicone-Auth",
+		"X-Amz-Security-Token", "X-Client-Secret", "X-Password", "Cookie", "X-Goog-Signature", "Idempotency-Key", "X-Auth-Token",
+		"Accept", "Anthropic-Version", "Anthropic-Beta", "HTTP-Referer", "X-Title", "X-Request-Id", "User-Agent", "OpenAI-Organization"}
+	header := map[string]string{}
+	for _, n := range names {
+		header[n] = "value-" + n
+	}
+	tr := judgefake.NewTransport(judgefake.Text("a"))
+	_, err := post(context.Background(), backend{"Transport", tr.Client(), "http://judge.invalid", tr.Requests, tr.Err}, "/v1/chat/completions", openaiBody, header)
+	require.NoError(t, err)
+	h := tr.Requests()[0].Header
+	for _, n := range names {
+		assert.Equal(t, judgehttp.SecretName(n), h.Get(n) != "value-"+n, "%s: recorded as %q", n, h.Get(n))
+	}
 }
