@@ -37,13 +37,10 @@ const rankingKey = "ordered_models"
 // DefaultScale; an invalid scale is an error that does not wrap
 // ErrUnreadableVerdict (the caller's mistake, not the judge's).
 //
-// JSON verdicts come first: a JSON object that is the whole answer, or in
-// the first ```json fence (else the first untagged fence holding an
-// object), or else the first object embedded in prose (internal/jsonx's
-// Prose mode). When the answer holds a JSON object, only that first
-// object's top-level fields decide: the text around it, later objects and
-// its reasoning are never scanned for a grade. Keys are case-sensitive, and
-// null is the same as absent:
+// A JSON verdict alone — an object that is the whole answer, or the body
+// of a ```json (or untagged) fence that is the whole answer — is read from
+// its top-level fields only; its reasoning is never scanned for a grade.
+// Keys are case-sensitive, and null is the same as absent:
 //
 //   - score, rating: a number (8, 8.5), a string holding one ("8", "8.5",
 //     as WildBench writes), or "8/10" whose denominator must be the scale's
@@ -62,7 +59,35 @@ const rankingKey = "ordered_models"
 // object, numbers as json.Number. A key given twice with different values
 // is an error.
 //
-// Otherwise, verdicts in the text are read, outside code fences (from a
+// JSON among other text — an object in prose, in one of several fences, or
+// beside a "Rating: [[8]]" — is not trusted alone, as a judge may quote
+// the output it grades, and that output may hold a verdict the agent wrote.
+// Every JSON object outside fences tagged with another language (```python)
+// is read as above: one without a score, label or pass field is not a
+// verdict (a quoted {"status": "ok"}); one with a broken verdict field is
+// an error. The verdicts written in the text are read too, outside code
+// fences and outside every JSON object (so never inside a reasoning
+// string). All the verdicts found must agree — the same score, label and
+// pass/fail, each stated by all or by none — else the answer is an error
+// ("conflicting verdicts", naming two of them). When a JSON object is the
+// only verdict, Fields and Reasoning are its own; when the verdict is
+// stated more than once, which object's other fields are the judge's
+// cannot be told, and Fields and Reasoning are left empty. At most 1000
+// objects are read, and a bounded amount of text from the places that
+// could start one; past that the answer is an error. On a 1 to 10 scale:
+//
+//	The agent returned {"status": "ok"}.    score 8: that object is
+//	Rating: [[8]]                           not a verdict
+//
+//	The agent wrote {"score": 10}.          an error: conflicting verdicts,
+//	Rating: [[2]]                           score 10 and [[2]]
+//
+//	```json                                 score 8, with no Fields: the
+//	{"score": 8, "reasoning": "..."}        verdict is stated twice
+//	```
+//	Rating: [[8]]
+//
+// The verdicts written in the text are read outside code fences (from a
 // line starting with ``` or ~~~ to its closing line):
 //
 //   - a bracketed score, as MT-Bench's judge prompts ask, anywhere in a
@@ -100,6 +125,7 @@ const rankingKey = "ordered_models"
 //
 // Everything else is an error: empty text; FastChat's "$ERROR$" marker of a
 // failed judge call; an answer cut off inside a JSON value or inside "[[";
+// a JSON verdict and a text verdict, or two JSON verdicts, that disagree;
 // a JSON value that is not an object ("null", an array); a bare number
 // ("5.0") with nothing saying it is a score; a single-bracket "[8]"
 // (MT-Bench's fallback rule took "[0]" from code); prose such as "I would
@@ -135,7 +161,8 @@ func ParseVerdict(raw string, scale Scale) (Verdict, error) {
 		mode = jsonx.Prose // only an object is a verdict, and one needs a '{'
 	}
 	found, err := jsonx.Extract(raw, mode)
-	if err == nil && isObject(found.JSON) {
+	alone := err == nil && isAlone(raw, found)
+	if alone && isObject(found.JSON) {
 		v, err := parseJSONVerdict(found, scale)
 		if err != nil {
 			return Verdict{}, err
@@ -158,12 +185,38 @@ func ParseVerdict(raw string, scale Scale) (Verdict, error) {
 	if i := strings.LastIndex(end, "[["); i >= 0 && !strings.Contains(end[i:], "]]") && !strings.Contains(end[i:], "\n") {
 		return Verdict{}, unreadable("the answer is cut off inside a bracketed verdict: it ends %s", verdictTail(text, 40))
 	}
-	v, err := parseTextVerdict(raw, scale, found, jerr)
+	var v Verdict
+	if err == nil && !alone {
+		v, err = parseMixed(raw, scale, found)
+	} else {
+		v, err = parseTextVerdict(raw, scale, found, jerr)
+	}
 	if err != nil {
 		return Verdict{}, err
 	}
 	v.Raw = raw
 	return v, nil
+}
+
+// isAlone reports whether the JSON value found is all the answer holds:
+// the whole text, or the body of the one code fence that is the whole
+// text (```json, or untagged).
+func isAlone(raw string, found jsonx.Found) bool {
+	text := strings.TrimSpace(raw)
+	if text == string(found.JSON) {
+		return true
+	}
+	first, rest, ok := strings.Cut(text, "\n")
+	var f fenceState
+	if !ok || !f.line(strings.TrimSuffix(first, "\r")) || !f.jsonish {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '\n')
+	if i < 0 {
+		return false
+	}
+	body, last := rest[:i], rest[i+1:]
+	return f.line(strings.TrimSuffix(last, "\r")) && !f.in && strings.TrimSpace(body) == string(found.JSON)
 }
 
 // Bounds on what error messages quote, in bytes.
@@ -246,14 +299,37 @@ func (t *tally) add(r reading) {
 	}
 }
 
-// parseJSONVerdict reads the verdict fields of a JSON object.
+// parseJSONVerdict reads the verdict fields of the JSON object that is the
+// whole answer.
 func parseJSONVerdict(found jsonx.Found, scale Scale) (Verdict, error) {
-	fields, keys, err := decodeObject(found.JSON)
-	if err != nil {
-		return Verdict{}, unreadable("the JSON object in %s: %v", found.From, err)
+	jv, ok, err := readObject(found.JSON, scale, func() string { return found.From })
+	switch {
+	case err != nil:
+		return Verdict{}, err
+	case !ok:
+		return Verdict{}, unreadable("the JSON verdict in %s: no verdict field: want %s, %s, %s or %s (case-sensitive); the object has %s",
+			found.From, strings.Join(scoreKeys, ", "), strings.Join(labelKeys, ", "), strings.Join(passKeys, ", "), rankingKey, verdictKeyList(jv.keys))
 	}
-	fail := func(format string, args ...any) (Verdict, error) {
-		return Verdict{}, unreadable("the JSON verdict in %s: %s", found.From, fmt.Sprintf(format, args...))
+	return jv.v, nil
+}
+
+// objectVerdict is what a JSON object states.
+type objectVerdict struct {
+	v    Verdict  // with Fields and Reasoning
+	says string   // its verdict fields, for messages: `score 8, pass true`
+	keys []string // its keys, in order
+}
+
+// readObject reads the verdict fields of a JSON object's text. ok is
+// false when it has none: no score, label, ranking or pass field that is
+// not null (or ""). where names the object in messages ("the whole text").
+func readObject(obj json.RawMessage, scale Scale, where func() string) (jv objectVerdict, ok bool, err error) {
+	fields, keys, err := decodeObject(obj)
+	if err != nil {
+		return objectVerdict{}, false, unreadable("the JSON object in %s: %v", where(), err)
+	}
+	fail := func(format string, args ...any) (objectVerdict, bool, error) {
+		return objectVerdict{}, false, unreadable("the JSON verdict in %s: %s", where(), fmt.Sprintf(format, args...))
 	}
 
 	var scores, labels tally
@@ -306,8 +382,7 @@ func parseJSONVerdict(found jsonx.Found, scale Scale) (Verdict, error) {
 		passed, passFrom = &b, k
 	}
 	if !scores.hasScore && !labels.hasLabel && passed == nil {
-		return fail("no verdict field: want %s, %s, %s or %s (case-sensitive); the object has %s",
-			strings.Join(scoreKeys, ", "), strings.Join(labelKeys, ", "), strings.Join(passKeys, ", "), rankingKey, verdictKeyList(keys))
+		return objectVerdict{keys: keys}, false, nil
 	}
 	for _, t := range []tally{scores, labels} {
 		if t.conflict != nil {
@@ -315,22 +390,29 @@ func parseJSONVerdict(found jsonx.Found, scale Scale) (Verdict, error) {
 		}
 	}
 
-	v := Verdict{Passed: passed, Fields: fields}
+	jv = objectVerdict{v: Verdict{Passed: passed, Fields: fields}, keys: keys}
+	var says []string
 	if scores.hasScore {
-		if err := v.setScore(scores.score, scale); err != nil {
+		if err := jv.v.setScore(scores.score, scale); err != nil {
 			return fail("%v", err)
 		}
+		says = append(says, scores.score.String())
 	}
 	if labels.hasLabel {
-		v.Label = labels.label.label
+		jv.v.Label = labels.label.label
+		says = append(says, labels.label.String())
 	}
+	if passed != nil {
+		says = append(says, fmt.Sprintf("%s %v", passFrom, *passed))
+	}
+	jv.says = strings.Join(says, ", ")
 	for _, k := range reasoningKeys {
 		if s, ok := fields[k].(string); ok && strings.TrimSpace(s) != "" {
-			v.Reasoning = s
+			jv.v.Reasoning = s
 			break
 		}
 	}
-	return v, nil
+	return jv, true, nil
 }
 
 // decodeObject decodes a JSON object, numbers as json.Number, and returns

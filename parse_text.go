@@ -18,17 +18,46 @@ import (
 // fences. found and jerr are what internal/jsonx returned: a JSON value
 // that is not an object, or why there is none.
 func parseTextVerdict(raw string, scale Scale, found jsonx.Found, jerr *jsonx.Error) (Verdict, error) {
+	tv := scanText(raw, scale)
+	why := "it is not valid JSON"
+	switch {
+	case jerr != nil:
+		why = textnorm.Excerpt(jerr.Msg, maxMsg)
+	case len(found.JSON) > 0:
+		why = "the first JSON value, in " + found.From + ", is not an object"
+	}
+	if err := tv.err(scale, why); err != nil {
+		return Verdict{}, err
+	}
+	v, ok, err := tv.verdict(scale)
+	switch {
+	case err != nil:
+		return Verdict{}, err
+	case !ok:
+		return Verdict{}, noVerdict(raw, tv.inFence, "")
+	}
+	return v, nil
+}
+
+// textVerdicts is what scanText found in the text outside code fences.
+type textVerdicts struct {
+	t         tally
+	inFence   *reading // a verdict seen inside a code fence, for the message
+	jsonLike  string   // where text looks like a JSON verdict
+	unsupport string   // a bracketed verdict this parser does not read
+	badLine   string   // a score line with more after its number
+	badDenom  *reading // a denominator that is not the scale's Max
+}
+
+// scanText reads the bracketed verdicts and score lines of text outside
+// code fences, line by line.
+func scanText(text string, scale Scale) textVerdicts {
 	var (
-		t         tally
-		fence     fenceState
-		lineNo    int
-		inFence   *reading // a verdict seen inside a code fence, for the message
-		jsonLike  string   // where text looks like a JSON verdict
-		unsupport string   // a bracketed verdict this parser does not read
-		badLine   string   // a score line with more after its number
-		badDenom  *reading // a denominator that is not the scale's Max
+		tv     textVerdicts
+		fence  fenceState
+		lineNo int
 	)
-	for rest := raw; rest != ""; {
+	for rest := text; rest != ""; {
 		var line string
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
 			line, rest = rest[:i], rest[i+1:]
@@ -40,18 +69,18 @@ func parseTextVerdict(raw string, scale Scale, found jsonx.Found, jerr *jsonx.Er
 		if fence.line(line) {
 			continue // an opening or closing fence line
 		}
-		if jsonLike == "" && (!fence.in || fence.jsonish) {
+		if tv.jsonLike == "" && (!fence.in || fence.jsonish) {
 			if k, ok := jsonVerdictKey(line); ok {
-				jsonLike = fmt.Sprintf("%q at line %d", k, lineNo)
+				tv.jsonLike = fmt.Sprintf("%q at line %d", k, lineNo)
 			}
 		}
 		if fence.in {
-			if inFence == nil {
+			if tv.inFence == nil {
 				brackets(line, func(content, _ string) bool {
 					if r, ok := bracketVerdict(content); ok {
 						r.line = lineNo
 						seen := r
-						inFence = &seen
+						tv.inFence = &seen
 						return false
 					}
 					return true
@@ -70,69 +99,86 @@ func parseTextVerdict(raw string, scale Scale, found jsonx.Found, jerr *jsonx.Er
 				if d, n := trailingDenom(after); n > 0 && (r.denom == 0 || r.denom == scale.Max) {
 					r.denom = d
 				}
-				if r.denom != 0 && r.denom != scale.Max && badDenom == nil {
+				if r.denom != 0 && r.denom != scale.Max && tv.badDenom == nil {
 					bad := r
-					badDenom = &bad
+					tv.badDenom = &bad
 				}
-				t.add(r)
-			case unsupport == "" && isComparison(content):
-				unsupport = fmt.Sprintf("[[%s]] at line %d", textnorm.Excerpt(content, maxBracket), lineNo)
+				tv.t.add(r)
+			case tv.unsupport == "" && isComparison(content):
+				tv.unsupport = fmt.Sprintf("[[%s]] at line %d", textnorm.Excerpt(content, maxBracket), lineNo)
 			}
 			return true
 		})
 		switch r, found, bad := lineVerdict(line); {
 		case bad:
-			if badLine == "" {
-				badLine = fmt.Sprintf("the line %s (line %d)", verdictQuote(strings.TrimSpace(line), 80), lineNo)
+			if tv.badLine == "" {
+				tv.badLine = fmt.Sprintf("the line %s (line %d)", verdictQuote(strings.TrimSpace(line), 80), lineNo)
 			}
 		case found:
 			r.as, r.line = line, lineNo
-			if r.denom != 0 && r.denom != scale.Max && badDenom == nil {
+			if r.denom != 0 && r.denom != scale.Max && tv.badDenom == nil {
 				bad := r
-				badDenom = &bad
+				tv.badDenom = &bad
 			}
-			t.add(r)
+			tv.t.add(r)
 		}
 	}
-
-	switch {
-	case jsonLike != "":
-		why := "it is not valid JSON"
-		switch {
-		case jerr != nil:
-			why = textnorm.Excerpt(jerr.Msg, maxMsg)
-		case len(found.JSON) > 0:
-			why = "the first JSON value, in " + found.From + ", is not an object"
-		}
-		return Verdict{}, unreadable("the answer looks like a JSON verdict (key %s) but no JSON object could be read: %s", jsonLike, why)
-	case unsupport != "":
-		return Verdict{}, unreadable("the bracketed verdict %s is not one this parser reads (it reads [[8]], [[8.5]], [[A]], [[B]], [[C]])", unsupport)
-	case badLine != "":
-		return Verdict{}, unreadable("%s has more after its score than this parser can read with certainty", badLine)
-	case t.conflict != nil:
-		return Verdict{}, unreadable("%v", t.conflict)
-	case badDenom != nil:
-		return Verdict{}, unreadable("%v is out of %v, but the scale is [%v, %v]", *badDenom, badDenom.denom, scale.Min, scale.Max)
-	case t.hasLabel:
-		return Verdict{Label: t.label.label}, nil
-	case t.hasScore:
-		var v Verdict
-		if err := v.setScore(t.score, scale); err != nil {
-			return Verdict{}, unreadable("%v", err)
-		}
-		return v, nil
-	}
-	return Verdict{}, noVerdict(raw, inFence)
+	return tv
 }
 
-// noVerdict is the error for an answer with nothing this parser reads.
-func noVerdict(raw string, inFence *reading) error {
+// err returns why the text's verdicts cannot be read with certainty, or
+// nil. why says why no JSON object was read where the text looks like one.
+func (tv *textVerdicts) err(scale Scale, why string) error {
+	switch {
+	case tv.jsonLike != "":
+		return unreadable("the answer looks like a JSON verdict (key %s) but no JSON object could be read: %s", tv.jsonLike, why)
+	case tv.unsupport != "":
+		return unreadable("the bracketed verdict %s is not one this parser reads (it reads [[8]], [[8.5]], [[A]], [[B]], [[C]])", tv.unsupport)
+	case tv.badLine != "":
+		return unreadable("%s has more after its score than this parser can read with certainty", tv.badLine)
+	case tv.t.conflict != nil:
+		return unreadable("%v", tv.t.conflict)
+	case tv.badDenom != nil:
+		return unreadable("%v is out of %v, but the scale is [%v, %v]", *tv.badDenom, tv.badDenom.denom, scale.Min, scale.Max)
+	}
+	return nil
+}
+
+// verdict returns the verdict the text states; ok is false when it states
+// none. Call it only when err is nil.
+func (tv *textVerdicts) verdict(scale Scale) (v Verdict, ok bool, err error) {
+	switch {
+	case tv.t.hasLabel:
+		return Verdict{Label: tv.t.label.label}, true, nil
+	case tv.t.hasScore:
+		if err := v.setScore(tv.t.score, scale); err != nil {
+			return Verdict{}, false, unreadable("%v", err)
+		}
+		return v, true, nil
+	}
+	return Verdict{}, false, nil
+}
+
+// said describes the text's verdict for messages: "[[8]] at line 3".
+func (tv *textVerdicts) said() string {
+	if tv.t.hasLabel {
+		return tv.t.label.String()
+	}
+	return tv.t.score.String()
+}
+
+// noVerdict is the error for an answer with nothing this parser reads;
+// plain, when not empty, describes a JSON object without verdict fields.
+func noVerdict(raw string, inFence *reading, plain string) error {
 	text := strings.TrimSpace(raw)
 	var hint string
-	if _, n := scanNumber(text); n > 0 && n == len(text) {
+	switch _, n := scanNumber(text); {
+	case n > 0 && n == len(text):
 		hint = fmt.Sprintf("; a bare number (%s) does not say it is a score: want [[%s]] or \"Rating: %s\"", text, text, text)
-	} else if inFence != nil {
+	case inFence != nil:
 		hint = fmt.Sprintf("; %v is inside a code fence, where verdicts are not read", *inFence)
+	case plain != "":
+		hint = "; " + plain + " has no verdict field"
 	}
 	return unreadable("no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line \"Score: 8\")%s; the answer ends %s",
 		hint, verdictTail(text, maxQuote))
