@@ -141,9 +141,11 @@ const rankingKey = "ordered_models"
 // when a score was read (a pairwise label is not one). Reasoning comes only
 // from a JSON field; for a text verdict the explanation is Raw.
 //
-// The work is a small multiple of len(raw): a 50 MB answer takes from
-// tens of milliseconds to about two seconds for the most hostile shapes
-// (see BenchmarkParseVerdict50MB).
+// The work is linear in len(raw): a 50 MB answer of prose or repeated
+// verdicts takes from tens of milliseconds to about two seconds (see
+// BenchmarkParseVerdict50MB). One valid 50 MB JSON object is decoded whole
+// by encoding/json, which takes 5 to 15 s and 2 to 3 GB; the real judges
+// never pass on more than 16 MiB.
 func ParseVerdict(raw string, scale Scale) (Verdict, error) {
 	scale = scale.OrDefault()
 	if err := scale.Validate(); err != nil {
