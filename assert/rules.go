@@ -5,10 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
+	"github.com/evalkit-go/evalkit/internal/fold"
 )
 
 // Rules are canonicalization rules: what differences between two strings do
@@ -47,10 +45,10 @@ type Rules struct {
 // Text returns s canonicalized by the rules.
 func (r Rules) Text(s string) string {
 	if r.IgnoreZeroWidth {
-		s = stripFormat(s)
+		s = fold.StripFormat(s)
 	}
 	if r.CaseInsensitive {
-		s = caseFold(s)
+		s = fold.CaseFold(s)
 	}
 	if r.TrimLines {
 		lines := strings.Split(s, "\n")
@@ -149,30 +147,9 @@ func (p *params) rules(names ...string) (Rules, bool, error) {
 	return r, true, nil
 }
 
-// stripFormat removes invisible format characters (category Cf).
-func stripFormat(s string) string {
-	if isASCII(s) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Cf, r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
 // hasFormat reports whether s holds an invisible format character.
 func hasFormat(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Cf, r) }) >= 0
-}
-
-// caseFold is Unicode's canonical caseless form: NFC, full case folding, NFC.
-func caseFold(s string) string {
-	if isASCII(s) {
-		return strings.ToLower(s)
-	}
-	return norm.NFC.String(cases.Fold().String(norm.NFC.String(s)))
 }
 
 // collapseSpace turns each run of white space into one space.
@@ -192,13 +169,4 @@ func collapseSpace(s string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

@@ -1,7 +1,8 @@
 // Package fold compares text as a reader would: Unicode NFC, no invisible
-// format characters, and full case folding. It is the one evalkit package
-// that needs golang.org/x/text, kept apart so the packages that only need to
-// bound or normalize line endings stay standard-library only.
+// format characters, and full case folding. It holds evalkit's Unicode
+// folding (through golang.org/x/text) in one place, apart from the packages
+// that only bound text or normalize line endings, which stay standard-library
+// only; the text checks and the label rules both fold through it.
 package fold
 
 import (
@@ -14,11 +15,33 @@ import (
 )
 
 // Canonical returns s in Unicode NFC ("e\u0301" and "é" read alike) with
-// invisible format characters removed (zero-width spaces and joiners, soft
-// hyphens, bidi marks: category Cf), so text that renders the same compares
-// the same and "pass\u200bword" cannot slip past a search for "password".
-// ASCII text is returned as is.
+// invisible format characters removed (see StripFormat), so text that
+// renders the same compares the same and "pass\u200bword" cannot slip past a
+// search for "password". ASCII text is returned as is.
 func Canonical(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	return StripFormat(norm.NFC.String(s))
+}
+
+// Fold returns CaseFold(Canonical(s)): the form case-insensitive matching
+// compares ("Straße" and "STRASSE" fold alike). ASCII text takes a fast path.
+func Fold(s string) string { return CaseFold(Canonical(s)) }
+
+// CaseFold is Unicode's canonical caseless form: NFC, full case folding,
+// NFC again (folding can decompose). It keeps format characters; ASCII
+// text is lowered.
+func CaseFold(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return norm.NFC.String(cases.Fold().String(norm.NFC.String(s)))
+}
+
+// StripFormat removes invisible format characters (Unicode category Cf:
+// zero-width spaces and joiners, soft hyphens, bidi marks).
+func StripFormat(s string) string {
 	if isASCII(s) {
 		return s
 	}
@@ -27,17 +50,7 @@ func Canonical(s string) string {
 			return -1
 		}
 		return r
-	}, norm.NFC.String(s))
-}
-
-// Fold returns Canonical(s) with full Unicode case folding applied ("Straße"
-// and "STRASSE" fold alike), for case-insensitive comparison. ASCII text
-// takes a fast path.
-func Fold(s string) string {
-	if isASCII(s) {
-		return strings.ToLower(s)
-	}
-	return cases.Fold().String(Canonical(s))
+	}, s)
 }
 
 func isASCII(s string) bool {
