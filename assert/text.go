@@ -7,6 +7,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -189,7 +190,11 @@ func (c ContentExcludes) Check(_ context.Context, tr *evalkit.Transcript) (Resul
 	var words []*regexp.Regexp
 	if c.MatchWords {
 		for _, needle := range m.needles {
-			words = append(words, wordPattern(needle))
+			re, err := wordPattern(needle)
+			if err != nil {
+				return Result{}, err
+			}
+			words = append(words, re)
 		}
 	}
 	var details []Detail
@@ -230,7 +235,7 @@ func (c ContentExcludes) Check(_ context.Context, tr *evalkit.Transcript) (Resul
 // letters, so it would never match a Cyrillic word. In scripts written without
 // spaces (Han, kana, Thai) the needle matches as a substring. The needle is
 // the capture group.
-func wordPattern(needle string) *regexp.Regexp {
+func wordPattern(needle string) (*regexp.Regexp, error) {
 	expr := "(" + regexp.QuoteMeta(needle) + ")"
 	if first, _ := utf8.DecodeRuneInString(needle); isWordRune(first) {
 		expr = `(?:^|[^\p{L}\p{N}\p{M}_])` + expr
@@ -238,7 +243,7 @@ func wordPattern(needle string) *regexp.Regexp {
 	if last, _ := utf8.DecodeLastRuneInString(needle); isWordRune(last) {
 		expr += `(?:$|[^\p{L}\p{N}\p{M}_])`
 	}
-	return regexp.MustCompile(expr)
+	return compileRegex("content_excludes", "patterns", expr) // fails only past RE2's size limit
 }
 
 // isWordRune reports whether a needle edge of r needs a word boundary.
@@ -289,7 +294,7 @@ func (c Regex) validate() error {
 	if c.Pattern == "" {
 		return paramErr("regex", "pattern", "empty: an empty pattern matches any text")
 	}
-	if _, err := compileRegex(c.Pattern); err != nil {
+	if _, err := compileRegex("regex", "pattern", c.Pattern); err != nil {
 		return err
 	}
 	if !c.NoMatch && canMatchEmpty(c.Pattern) {
@@ -344,7 +349,7 @@ func (c Regex) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) 
 	if err := c.validate(); err != nil {
 		return Result{}, err
 	}
-	re, _ := compileRegex(c.Pattern)
+	re, _ := compileRegex("regex", "pattern", c.Pattern)
 	outs, err := outputs("regex", tr, c.Scope.or(Turn))
 	if err != nil {
 		return Result{}, err
@@ -366,17 +371,28 @@ func (c Regex) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) 
 	return fail(0, "no match", searched(outs)...), nil
 }
 
-var regexCache sync.Map // pattern -> *regexp.Regexp
+// regexCache holds compiled patterns by their text, at most maxCachedRegexps
+// of them; past that, patterns compile and are not kept.
+var (
+	regexCache  sync.Map // pattern -> *regexp.Regexp
+	regexCached atomic.Int64
+)
 
-func compileRegex(pattern string) (*regexp.Regexp, error) {
+const maxCachedRegexps = 10_000
+
+// compileRegex compiles a pattern once per process; an invalid one is a
+// *ParamError naming the check and the parameter that gave it.
+func compileRegex(check, param, pattern string) (*regexp.Regexp, error) {
 	if re, ok := regexCache.Load(pattern); ok {
 		return re.(*regexp.Regexp), nil
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return nil, paramErr("regex", "pattern", "invalid regular expression: %v", err)
+		return nil, paramErr(check, param, "invalid regular expression: %v", err)
 	}
-	regexCache.Store(pattern, re)
+	if regexCached.Add(1) <= maxCachedRegexps {
+		regexCache.Store(pattern, re)
+	}
 	return re, nil
 }
 

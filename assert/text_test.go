@@ -293,3 +293,12 @@ func TestRegisteredBuildReturningNothing(t *testing.T) {
 	_, err := reg.Eval(context.Background(), "broken", textChat("x"), nil)
 	testify.EqualError(t, err, "broken: the build function returned no check and no error")
 }
+
+// A huge whole-word pattern compiles (RE2 bounds repetition, not literal
+// length) and is searched like any other.
+func TestHugeWordPattern(t *testing.T) {
+	needle := strings.Repeat("a", 200_000)
+	res, err := assert.ContentExcludes{Patterns: []string{needle}, MatchWords: true}.Check(context.Background(), textChat("x "+needle+" y"))
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+}

@@ -424,8 +424,8 @@ func (c NoToolErrors) validate() error {
 		return err
 	}
 	if c.ErrorPattern != "" {
-		if _, err := regexp.Compile(c.ErrorPattern); err != nil {
-			return paramErr("no_tool_errors", "error_pattern", "invalid regular expression: %v", err)
+		if _, err := compileRegex("no_tool_errors", "error_pattern", c.ErrorPattern); err != nil {
+			return err
 		}
 	}
 	return checkScope("no_tool_errors", c.Scope)
@@ -449,7 +449,7 @@ func (c NoToolErrors) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 	}
 	var errorText *regexp.Regexp
 	if c.ErrorPattern != "" {
-		errorText = regexp.MustCompile(c.ErrorPattern) // validated above
+		errorText, _ = compileRegex("no_tool_errors", "error_pattern", c.ErrorPattern) // validated above
 	}
 	isError := func(r *evalkit.ToolResult) bool {
 		return r.IsError || (errorText != nil && errorText.MatchString(r.Content))
