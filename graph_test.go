@@ -2,8 +2,6 @@ package evalkit_test
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -74,7 +72,7 @@ func goListOutput(t *testing.T, args ...string) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Skip("the go command is not on PATH")
 	}
 	out, err := exec.Command(goBin, append([]string{"list"}, args...)...).Output()
 	if err != nil {

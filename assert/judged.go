@@ -37,9 +37,11 @@ var ErrNoJudge = errors.New("no judge")
 //
 // What passes: Passing, graded by GradeVerdict (labels, a boolean field or a
 // schema; not a score threshold, which belongs to the assertion: wrap the
-// check in an Assertion). The zero Passing passes and fails on the judge's
-// own explicit pass/fail (Verdict.Passed); a verdict without one is then a
-// *ParamError ("no threshold"), never a silent pass.
+// check in an Assertion). With the zero Passing the judge is asked to
+// label the content "pass" or "fail" (JudgeRequest.Labels), and that label
+// — or the judge's own Verdict.Passed — decides; a verdict with neither is
+// an error wrapping ErrBadVerdict, never a silent pass. Labels are asked
+// for from their menu (Passing.Offered), which must be given.
 //
 // The Result's Score is the verdict's Score in [0,1] (when the judge gave
 // none, 1 or 0 by the outcome); its Details are the judge's "reasoning", the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -145,7 +144,7 @@ func TestFailuresAreReportedAtTheCallersLine(t *testing.T) {
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Skip("the go command is not on PATH")
 	}
 	outDir := t.TempDir()
 	args := []string{"test", "-count=1", "./testdata/lineprobe"}

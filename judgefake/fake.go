@@ -320,5 +320,6 @@ func cloneJSON(v any) any {
 func cloneRequest(r evalkit.JudgeRequest) evalkit.JudgeRequest {
 	r.Context = slices.Clone(r.Context)
 	r.VerdictSchema = slices.Clone(r.VerdictSchema)
+	r.Labels = slices.Clone(r.Labels)
 	return r
 }

@@ -315,10 +315,7 @@ func retryableError(err error) bool {
 		return false
 	}
 	var certErr *tls.CertificateVerificationError
-	if errors.As(err, &certErr) {
-		return false
-	}
-	return true
+	return !errors.As(err, &certErr)
 }
 
 // RetryAfter reads how long the server asks the client to wait:
