@@ -12,5 +12,7 @@
 //	}
 //
 // Checks live in package assert; the fluent test API in package evaltest.
-// This package imports only the standard library.
+// This package needs nothing beyond the standard library: besides it, it
+// imports only evalkit's own standard-library-only internal packages (JSON
+// extraction, text bounding), shared with the checks.
 package evalkit

@@ -39,7 +39,10 @@
 //
 // A judge that cannot give a verdict (an unreadable answer, an API failure)
 // is an evaluation error, never a failure or a pass. Package judgefake has
-// fake judges for testing this wiring without a model.
+// fake judges for testing this wiring without a model. Until recorded
+// verdicts land, a live judge such as openaijudge.FromEnv() calls its API on
+// every run: keep live judges out of the default go test (behind a build tag
+// or an environment variable), and use judgefake there.
 //
 // With go test -artifacts (Go 1.26+), the transcript of a failed check is
 // written to the test's artifact directory.

@@ -1,6 +1,7 @@
 package evaltest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -157,11 +158,13 @@ func goValue(v any) string {
 	case []string:
 		return "[" + strings.Join(quoteAll(v), ", ") + "]"
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // "<" reads as "<" in a failure message
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	return string(data)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func quoteAll(ss []string) []string {
