@@ -161,6 +161,18 @@ func (s Scale) Normalize(raw float64) (float64, error) {
 	return (raw - s.Min) / (s.Max - s.Min), nil
 }
 
+// Raw maps a normalized score in [0,1] back onto the scale:
+// Min + score×(Max − Min), landing exactly on Min and Max at 0 and 1.
+func (s Scale) Raw(score float64) float64 {
+	switch score {
+	case 0:
+		return s.Min
+	case 1:
+		return s.Max
+	}
+	return s.Min + score*(s.Max-s.Min)
+}
+
 // Verdict is a judge's answer.
 type Verdict struct {
 	// Score is the verdict's score normalized to [0,1] by the request's

@@ -82,3 +82,15 @@ func TestJudgeFunc(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "echo", v.Reasoning)
 }
+
+func TestScaleRaw(t *testing.T) {
+	s := evalkit.Scale{Min: 1, Max: 5}
+	assert.Equal(t, 1.0, s.Raw(0))
+	assert.Equal(t, 5.0, s.Raw(1))
+	assert.Equal(t, 4.0, s.Raw(0.75))
+	for _, raw := range []float64{1, 2.5, 3, 4.2, 5} {
+		n, err := s.Normalize(raw)
+		require.NoError(t, err)
+		assert.InDelta(t, raw, s.Raw(n), 1e-12, "Raw inverts Normalize")
+	}
+}

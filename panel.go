@@ -230,7 +230,7 @@ func (p *PanelJudge) combine(valid []Verdict, scale Scale) (Verdict, error) {
 		}
 	}
 	if v.Scored {
-		v.RawScore = scale.Min + v.Score*(scale.Max-scale.Min)
+		v.RawScore = scale.Raw(v.Score)
 	}
 	return v, nil
 }

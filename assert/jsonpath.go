@@ -94,7 +94,7 @@ func buildJSONPath(p *params) (Check, error) {
 		return nil, err
 	}
 	if ok {
-		norm, err := normalizeJSON(contains)
+		norm, err := query.Normalize(contains)
 		list, isList := norm.([]any)
 		if err != nil || !isList {
 			return nil, p.err(name, "want a list, got %s", kindOf(contains))

@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/evalkit-go/evalkit/internal/query"
 )
 
 // params reads a check's declarative parameters (from the registry, a case
@@ -171,7 +173,7 @@ func (p *params) object(required bool, names ...string) (map[string]any, bool, e
 	default:
 		// Other map types (map[string]string, a struct...) are normalized
 		// through encoding/json.
-		norm, err := normalizeJSON(v)
+		norm, err := query.Normalize(v)
 		if m, isMap := norm.(map[string]any); err == nil && isMap {
 			return m, true, nil
 		}
@@ -281,23 +283,6 @@ func kindOf(v any) string {
 		return "a number"
 	}
 	return fmt.Sprintf("a %T", v)
-}
-
-// normalizeJSON maps any Go value to its encoding/json shape (float64
-// numbers, map[string]any, []any), so 7, 7.0, json.Number("7") and int(7)
-// compare equal. Values JSON cannot hold are an error.
-func normalizeJSON(v any) (any, error) {
-	switch v.(type) {
-	case nil, string, bool, float64:
-		return v, nil
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var out any
-	err = json.Unmarshal(data, &out)
-	return out, err
 }
 
 // plainParams converts the maps YAML decoders produce (map[any]any, as

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/evalkit-go/evalkit/internal/query"
+
 	"github.com/evalkit-go/evalkit/internal/fold"
 )
 
@@ -99,11 +101,11 @@ func (r Rules) Canonical(v any) any {
 // then compared deeply with every string canonicalized. A value JSON cannot
 // hold (a channel, a function) is an error.
 func (r Rules) Equal(want, got any) (bool, error) {
-	w, err := normalizeJSON(want)
+	w, err := query.Normalize(want)
 	if err != nil {
 		return false, fmt.Errorf("the expected value cannot be compared as JSON: %w", err)
 	}
-	g, err := normalizeJSON(got)
+	g, err := query.Normalize(got)
 	if err != nil {
 		return false, fmt.Errorf("the actual value cannot be compared as JSON: %w", err)
 	}

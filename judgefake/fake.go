@@ -255,7 +255,7 @@ func onScale(v evalkit.Verdict, scale evalkit.Scale) (evalkit.Verdict, error) {
 			}
 			v.Score = score
 		}
-		raw := rawScore(v.Score, scale)
+		raw := scale.Raw(v.Score)
 		switch {
 		case v.RawScore == 0:
 			v.RawScore = raw
@@ -269,18 +269,6 @@ func onScale(v evalkit.Verdict, scale evalkit.Scale) (evalkit.Verdict, error) {
 		}
 	}
 	return cloneVerdict(v), nil
-}
-
-// rawScore maps a score in [0,1] onto scale, landing exactly on the bounds
-// at 0 and 1.
-func rawScore(score float64, scale evalkit.Scale) float64 {
-	switch score {
-	case 0:
-		return scale.Min
-	case 1:
-		return scale.Max
-	}
-	return scale.Min + score*(scale.Max-scale.Min)
 }
 
 func ptr[T any](v T) *T { return &v }

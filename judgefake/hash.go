@@ -43,7 +43,7 @@ func Hash(seed string) evalkit.Judge {
 		scale := req.Scale.OrDefault()
 		return evalkit.Verdict{
 			Score:     score,
-			RawScore:  rawScore(score, scale),
+			RawScore:  scale.Raw(score),
 			Scored:    true,
 			Passed:    ptr(score >= 0.5),
 			Reasoning: fmt.Sprintf("judgefake.Hash(%q): score %.3f from the request's hash", seed, score),
