@@ -15,7 +15,6 @@ import (
 
 // toolScope is the tool calls a check reads, with the messages they come from.
 type toolScope struct {
-	tr    *evalkit.Transcript
 	calls []evalkit.ToolCall
 	msgs  []evalkit.Message
 	turn  bool
@@ -42,13 +41,13 @@ func scopedCalls(check string, tr *evalkit.Transcript, s Scope) (toolScope, erro
 		return toolScope{}, fmt.Errorf("%s: %w: the transcript is nil", check, ErrNoOutput)
 	}
 	if s.or(Session) == Session {
-		return toolScope{tr: tr, calls: tr.ToolCalls(), msgs: tr.Messages}, nil
+		return toolScope{calls: tr.ToolCalls(), msgs: tr.Messages}, nil
 	}
 	t, ok := tr.LastTurn()
 	if !ok {
-		return toolScope{tr: tr, turn: true, start: -1}, nil
+		return toolScope{turn: true, start: -1}, nil
 	}
-	return toolScope{tr: tr, calls: t.ToolCalls(), msgs: t.Messages, turn: true, start: t.Start}, nil
+	return toolScope{calls: t.ToolCalls(), msgs: t.Messages, turn: true, start: t.Start}, nil
 }
 
 func (s toolScope) label() string {
