@@ -373,20 +373,24 @@ func TestJudgehttpRealServer(t *testing.T) {
 }
 
 // TestJudgehttpConcurrent shares one client between goroutines (run with
-// -race).
+// -race). Every request's first attempt is refused with a 503, so each
+// Post retries once; which goroutine gets which reply does not depend on
+// scheduling.
 func TestJudgehttpConcurrent(t *testing.T) {
-	var calls atomic.Int32
+	var seen sync.Map // the X-N header of each request already refused once
 	c := &judgehttp.Client{Name: "testjudge", MaxRetries: 2, HTTP: &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
-		if calls.Add(1)%3 == 0 {
+		if _, again := seen.LoadOrStore(r.Header.Get("X-N"), true); !again {
 			return &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"0"}}, Body: io.NopCloser(strings.NewReader(overloaded))}, nil
 		}
 		return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(`{}`))}, nil
 	})}}
 	var wg sync.WaitGroup
-	for range 32 {
+	for i := range 32 {
 		wg.Go(func() {
-			_, err := c.Post(context.Background(), "http://judge.test", http.Header{"X-N": {"1"}}, []byte(`{}`))
-			assert.NoError(t, err)
+			resp, err := c.Post(context.Background(), "http://judge.test", http.Header{"X-N": {strconv.Itoa(i)}}, []byte(`{}`))
+			if assert.NoError(t, err) {
+				assert.Equal(t, 2, resp.Attempts)
+			}
 		})
 	}
 	wg.Wait()
