@@ -90,20 +90,50 @@ func withFile(err error, path string) error {
 // Decode reads one transcript, detecting its format:
 //
 //   - an OpenAI Chat Completions message list: a JSON array of messages, or an
-//     object {"messages": [...], "tools": [...]} (tools optional);
+//     object {"messages": [...], "tools": [...]} such as a request body (tools
+//     optional);
+//   - an OpenAI Chat Completions response body {"choices": [{"message",
+//     "finish_reason"}], "usage"}, with exactly one choice;
+//   - an OpenAI Responses request or response body: {"instructions",
+//     "input": [...] or a string, "tools"}, {"output": [...], "status",
+//     "usage"}, or both lists in one object; or a bare item list. Items are
+//     messages, function_call (paired with its function_call_output by
+//     call_id) and reasoning (kept in Message.Reasoning, never as text).
+//     The assistant items of one model turn become one assistant message;
+//   - an Anthropic Messages request body {"system", "messages", "tools"} or
+//     response body {"type": "message", "role": "assistant", "content",
+//     "stop_reason", "usage"}: content is a string or blocks; tool_use
+//     blocks are tool calls, each tool_result block (with is_error) a tool
+//     message of its own before the rest of its user message, thinking and
+//     redacted_thinking blocks Message.Reasoning, image and document blocks
+//     Parts; the top-level system prompt is the first message;
 //   - evalkit's own JSON, as written by encoding/json from a Transcript:
-//     {"messages": [...], "tools": [...], "metadata": {...}};
+//     {"messages", "tools", "agents", "workflow", "composition",
+//     "prior_results", "metadata"};
 //   - a τ-bench record {"task_id", "trial", "reward", "info", "traj": [...]},
 //     whose task id, trial and reward go to Metadata ("task_id", "trial",
 //     "reward") and whose tool results starting with "Error: " are marked
 //     IsError, as τ-bench's environment reports a failed tool that way.
 //
-// Messages may mix the OpenAI and evalkit shapes. Content may be null, a
-// string or an array of parts (text parts join with "\n"; images, audio and
-// files go to Parts). Tool-call arguments may be a JSON string, an object,
-// "" or null; a tool message may lack its name, which then comes from the
-// call it answers. Unknown fields are ignored. Input that is none of these is
-// a *DecodeError naming the JSON location and what was expected.
+// Messages may mix the OpenAI, Anthropic and evalkit shapes. Content may be
+// null, a string or an array of parts (text parts join with "\n"; images,
+// audio, video and files go to Parts, base64 and data: URLs decoded into
+// Part.Data). Tool-call arguments may be a JSON string, an object, "" or
+// null; a tool message may lack its name, which then comes from the call it
+// answers. Finish reasons use Chat Completions' words: Anthropic's end_turn
+// and stop_sequence read "stop", max_tokens "length", tool_use
+// "tool_calls"; a completed Responses body "stop" or "tool_calls", one cut
+// off by max_output_tokens "length". Provider usage maps onto Usage (see
+// Usage.InputTokens). Unknown fields are ignored.
+//
+// Input that is none of these is a *DecodeError naming the JSON location
+// and what was expected, and so is input whose meaning is ambiguous: an
+// object holding two conversations ("messages" beside "input"), a Chat
+// response with several choices, a message with both "tool_calls" and
+// tool_use blocks. API error bodies, unfinished responses, and tool calls
+// evalkit cannot decode (hosted tools such as web_search_call, Anthropic's
+// server_tool_use) are errors too, never a transcript that silently lacks
+// them.
 func Decode(data []byte) (*Transcript, error) {
 	data = trimBOM(data)
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -248,7 +278,14 @@ func decodeDocument(doc json.RawMessage, at *loc) (*Transcript, error) {
 		if len(elems) > 0 && looksLikeRecord(elems[0]) {
 			return nil, errAt(at, "a JSON array of %d transcripts, not of messages: use DecodeAll or LoadAll for many transcripts", len(elems))
 		}
-		msgs, err := decodeMessages(elems, at, false)
+		if isItemList(elems) {
+			msgs, err := decodeItems(elems, at, false)
+			if err != nil {
+				return nil, err
+			}
+			return &Transcript{Messages: msgs}, nil
+		}
+		msgs, err := decodeMessages(elems, at, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -258,34 +295,77 @@ func decodeDocument(doc json.RawMessage, at *loc) (*Transcript, error) {
 		if err := json.Unmarshal(doc, &obj); err != nil {
 			return nil, errAt(at, "invalid JSON: %v", err)
 		}
-		traj, hasTraj := obj["traj"]
-		if _, hasMessages := obj["messages"]; hasTraj && hasMessages {
-			return nil, errAt(at, `both "messages" and "traj": which holds the conversation is ambiguous`)
+		form, err := documentForm(obj, at)
+		if err != nil {
+			return nil, err
 		}
-		if hasTraj {
-			return decodeTauBench(obj, traj, at)
+		switch form {
+		case formTauBench:
+			return decodeTauBench(obj, obj["traj"], at)
+		case formMessages:
+			return decodeChatObject(obj, obj["messages"], at)
+		case formResponses:
+			return decodeResponses(obj, at)
+		case formChatResponse:
+			return decodeChatResponse(obj, at)
+		case formAnthropicResponse:
+			return decodeAnthropicResponse(doc, obj, at)
 		}
-		if msgs, ok := obj["messages"]; ok {
-			return decodeChatObject(obj, msgs, at)
+		if _, ok := obj["role"]; ok {
+			return nil, errAt(at, "one message object, not a transcript: wrap it in a list, [{\"role\": ...}]")
 		}
-		return nil, errAt(at, "want a message list, an object with \"messages\", or a τ-bench record with \"traj\"; got an object with keys %s", keyList(obj))
+		return nil, errAt(at, "want a message list, or an object with \"messages\" (Chat Completions, Anthropic Messages, evalkit), \"input\" or \"output\" (OpenAI Responses), \"choices\" (a Chat Completions response), \"type\": \"message\" (an Anthropic Messages response) or \"traj\" (τ-bench); got an object with keys %s", keyList(obj))
 	default:
 		return nil, errAt(at, "want a transcript (a JSON array of messages or an object), got %s", rawKind(doc))
 	}
 }
 
+// decodeChatObject reads {"messages": [...]} with its optional "tools": an
+// OpenAI Chat Completions or Anthropic Messages request body (Anthropic's
+// top-level "system" becomes the first message), or evalkit's own JSON with
+// its "agents", "workflow", "composition", "prior_results" and "metadata".
 func decodeChatObject(obj map[string]json.RawMessage, rawMsgs json.RawMessage, at *loc) (*Transcript, error) {
 	elems, err := rawArray(rawMsgs, at.field("messages"))
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := decodeMessages(elems, at.field("messages"), false)
+	msgs, err := decodeMessages(elems, at.field("messages"), 0)
 	if err != nil {
 		return nil, err
 	}
 	tr := &Transcript{Messages: msgs}
+	if raw, ok := obj["system"]; ok && !isNull(raw) {
+		c, err := decodeContent(raw, at.field("system"), RoleSystem)
+		if err != nil {
+			return nil, err
+		}
+		if len(c.parts) > 0 {
+			return nil, errAt(at.field("system"), "a system prompt holds text only, this one has a %s part", c.parts[0].Type)
+		}
+		tr.Messages = append([]Message{{Role: RoleSystem, Content: c.text}}, tr.Messages...)
+	}
 	if raw, ok := obj["tools"]; ok && !isNull(raw) {
 		if tr.Tools, err = decodeTools(raw, at.field("tools")); err != nil {
+			return nil, err
+		}
+	}
+	if raw, ok := obj["agents"]; ok && !isNull(raw) {
+		if tr.Agents, err = decodeAgents(raw, at.field("agents")); err != nil {
+			return nil, err
+		}
+	}
+	if raw, ok := obj["workflow"]; ok && !isNull(raw) {
+		if tr.Workflow, err = decodeWorkflow(raw, at.field("workflow")); err != nil {
+			return nil, err
+		}
+	}
+	if raw, ok := obj["composition"]; ok && !isNull(raw) {
+		if tr.Composition, err = decodeComposition(raw, at.field("composition")); err != nil {
+			return nil, err
+		}
+	}
+	if raw, ok := obj["prior_results"]; ok && !isNull(raw) {
+		if tr.PriorResults, err = decodePriorResults(raw, at.field("prior_results")); err != nil {
 			return nil, err
 		}
 	}
@@ -305,7 +385,7 @@ func decodeTauBench(obj map[string]json.RawMessage, traj json.RawMessage, at *lo
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := decodeMessages(elems, at.field("traj"), true)
+	msgs, err := decodeMessages(elems, at.field("traj"), tauBenchErrors)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +430,8 @@ func rawString(raw json.RawMessage, at *loc) (string, error) {
 	return s, nil
 }
 
-// looksLikeRecord tells a transcript object from a message object.
+// looksLikeRecord tells a transcript object (evalkit JSON, a τ-bench
+// record, an API request or response body) from a message object.
 func looksLikeRecord(raw json.RawMessage) bool {
 	if firstByte(raw) != '{' {
 		return false
@@ -359,8 +440,13 @@ func looksLikeRecord(raw json.RawMessage) bool {
 		Role     json.RawMessage `json:"role"`
 		Messages json.RawMessage `json:"messages"`
 		Traj     json.RawMessage `json:"traj"`
+		Input    json.RawMessage `json:"input"`
+		Output   json.RawMessage `json:"output"`
+		Choices  json.RawMessage `json:"choices"`
+		Type     json.RawMessage `json:"type"` // a Responses item ({"type": "function_call_output", "output": ...})
 	}
-	return json.Unmarshal(raw, &probe) == nil && len(probe.Role) == 0 && (len(probe.Messages) > 0 || len(probe.Traj) > 0)
+	return json.Unmarshal(raw, &probe) == nil && len(probe.Role) == 0 && len(probe.Type) == 0 &&
+		(len(probe.Messages) > 0 || len(probe.Traj) > 0 || len(probe.Input) > 0 || len(probe.Output) > 0 || len(probe.Choices) > 0)
 }
 
 func firstByte(raw []byte) byte {

@@ -1,7 +1,7 @@
 package evalkit
 
-// Decoding messages, tool calls, content parts and tool definitions, each
-// field checked at its own JSON location. See Decode.
+// Decoding messages, tool calls and tool definitions, each field checked at
+// its own JSON location. See Decode.
 
 import (
 	"encoding/json"
@@ -12,42 +12,64 @@ import (
 // wireMessage holds a message's fields undecoded, so each can be checked
 // and reported at its own location.
 type wireMessage struct {
-	Role         json.RawMessage `json:"role"`
-	Content      json.RawMessage `json:"content"`
-	Parts        json.RawMessage `json:"parts"`
-	Name         json.RawMessage `json:"name"`
-	ToolCalls    json.RawMessage `json:"tool_calls"`
-	FunctionCall json.RawMessage `json:"function_call"`
-	ToolCallID   json.RawMessage `json:"tool_call_id"`
-	IsError      json.RawMessage `json:"is_error"`
-	FinishReason json.RawMessage `json:"finish_reason"`
-	Usage        json.RawMessage `json:"usage"`
+	Role             json.RawMessage `json:"role"`
+	Content          json.RawMessage `json:"content"`
+	Parts            json.RawMessage `json:"parts"`
+	Name             json.RawMessage `json:"name"`
+	ToolCalls        json.RawMessage `json:"tool_calls"`
+	FunctionCall     json.RawMessage `json:"function_call"`
+	ToolCallID       json.RawMessage `json:"tool_call_id"`
+	IsError          json.RawMessage `json:"is_error"`
+	FinishReason     json.RawMessage `json:"finish_reason"`
+	Usage            json.RawMessage `json:"usage"`
+	LatencyMS        json.RawMessage `json:"latency_ms"`
+	State            json.RawMessage `json:"state"`
+	Reasoning        json.RawMessage `json:"reasoning"`
+	ReasoningContent json.RawMessage `json:"reasoning_content"`
+	Guardrails       json.RawMessage `json:"guardrails"`
+	Refusal          json.RawMessage `json:"refusal"`
 }
 
-func decodeMessages(elems []json.RawMessage, at *loc, tauBench bool) ([]Message, error) {
+// msgFlags adjusts decodeMessage to its source.
+type msgFlags int
+
+const (
+	// tauBenchErrors marks tool results starting with "Error: " IsError.
+	tauBenchErrors msgFlags = 1 << iota
+	// providerUsage leaves "usage" alone: it is a provider's, read by
+	// apiUsage, not evalkit's.
+	providerUsage
+)
+
+func decodeMessages(elems []json.RawMessage, at *loc, flags msgFlags) ([]Message, error) {
 	msgs := make([]Message, 0, len(elems))
 	for i, raw := range elems {
-		m, err := decodeMessage(raw, at.elem(i), tauBench)
+		ms, err := decodeMessage(raw, at.elem(i), flags)
 		if err != nil {
 			return nil, err
 		}
-		msgs = append(msgs, m)
+		msgs = append(msgs, ms...)
 	}
 	return msgs, nil
 }
 
-func decodeMessage(raw json.RawMessage, at *loc, tauBench bool) (Message, error) {
+// decodeMessage reads one message object. It returns one message, except
+// for an Anthropic user message holding tool_result blocks: each block
+// becomes a tool message of its own, first, and the rest of the content (if
+// any) the user message after them, since the results answer the calls
+// before it.
+func decodeMessage(raw json.RawMessage, at *loc, flags msgFlags) ([]Message, error) {
 	if firstByte(raw) != '{' {
-		return Message{}, errAt(at, "want a message object, got %s", rawKind(raw))
+		return nil, errAt(at, "want a message object, got %s", rawKind(raw))
 	}
 	var w wireMessage
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return Message{}, errAt(at, "invalid message: %s", jsonMsg(err))
+		return nil, errAt(at, "invalid message: %s", jsonMsg(err))
 	}
 	var m Message
 	role, err := rawString(w.Role, at.field("role"))
 	if err != nil {
-		return m, err
+		return nil, err
 	}
 	switch role {
 	case "system", "developer":
@@ -57,77 +79,177 @@ func decodeMessage(raw json.RawMessage, at *loc, tauBench bool) (Message, error)
 	case "function":
 		m.Role = RoleTool
 	case "":
-		return m, errAt(at.field("role"), "missing role: want system, developer, user, assistant or tool")
+		return nil, errAt(at.field("role"), "missing role: want system, developer, user, assistant or tool")
 	default:
-		return m, errAt(at.field("role"), "unknown role %q: want system, developer, user, assistant or tool", role)
+		return nil, errAt(at.field("role"), "unknown role %q: want system, developer, user, assistant or tool", role)
 	}
-	if m.Content, m.Parts, err = decodeContent(w.Content, at.field("content")); err != nil {
-		return m, err
+	c, err := decodeContent(w.Content, at.field("content"), m.Role)
+	if err != nil {
+		return nil, err
+	}
+	m.Content, m.Parts, m.Reasoning, m.ToolCalls = c.text, c.parts, c.reasoning, c.calls
+	// A Chat Completions refusal: the model's answer when it declined.
+	refusal, err := rawString(w.Refusal, at.field("refusal"))
+	if err != nil {
+		return nil, err
+	}
+	if m.Content == "" {
+		m.Content = refusal
 	}
 	if len(w.Parts) > 0 && !isNull(w.Parts) {
-		if err := json.Unmarshal(w.Parts, &m.Parts); err != nil {
-			return m, errAt(at.field("parts"), "want a list of {type, mime_type, url, data}: %s", jsonMsg(err))
+		parts, err := decodeParts(w.Parts, at.field("parts"))
+		if err != nil {
+			return nil, err
 		}
+		m.Parts = append(m.Parts, parts...)
 	}
 	if m.Name, err = rawString(w.Name, at.field("name")); err != nil {
-		return m, err
+		return nil, err
 	}
 	if m.ToolCallID, err = rawString(w.ToolCallID, at.field("tool_call_id")); err != nil {
-		return m, err
+		return nil, err
 	}
 	if m.FinishReason, err = rawString(w.FinishReason, at.field("finish_reason")); err != nil {
-		return m, err
+		return nil, err
+	}
+	if m.State, err = rawString(w.State, at.field("state")); err != nil {
+		return nil, err
 	}
 	if len(w.IsError) > 0 && !isNull(w.IsError) {
 		if err := json.Unmarshal(w.IsError, &m.IsError); err != nil {
-			return m, errAt(at.field("is_error"), "want true or false, got %s", rawKind(w.IsError))
+			return nil, errAt(at.field("is_error"), "want true or false, got %s", rawKind(w.IsError))
 		}
 	}
-	if len(w.Usage) > 0 && !isNull(w.Usage) {
-		// Token counts are read as numbers, so 10.0 is 10; a fraction is not.
-		var u struct {
-			InputTokens  float64 `json:"input_tokens"`
-			OutputTokens float64 `json:"output_tokens"`
-			CostUSD      float64 `json:"cost_usd"`
+	if flags&providerUsage == 0 {
+		if m.Usage, err = decodeUsage(w.Usage, at.field("usage")); err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(w.Usage, &u); err != nil {
-			return m, errAt(at.field("usage"), "want {input_tokens, output_tokens, cost_usd}: %s", jsonMsg(err))
+	}
+	if m.LatencyMS, err = decodeMillis(w.LatencyMS, at.field("latency_ms")); err != nil {
+		return nil, err
+	}
+	if m.Guardrails, err = decodeGuardrails(w.Guardrails, at.field("guardrails")); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		key string
+		raw json.RawMessage
+	}{{"reasoning", w.Reasoning}, {"reasoning_content", w.ReasoningContent}} {
+		r, err := decodeReasoningField(f.raw, at.field(f.key))
+		if err != nil {
+			return nil, err
 		}
-		if u.InputTokens < 0 || u.OutputTokens < 0 || u.CostUSD < 0 {
-			return m, errAt(at.field("usage"), "token counts and cost must not be negative")
+		if len(r) > 0 && m.Role != RoleAssistant {
+			return nil, errAt(at.field(f.key), "only assistant messages hold reasoning, this one has role %q", m.Role)
 		}
-		if u.InputTokens != math.Trunc(u.InputTokens) || u.OutputTokens != math.Trunc(u.OutputTokens) || u.InputTokens > math.MaxInt32*1e3 || u.OutputTokens > math.MaxInt32*1e3 {
-			return m, errAt(at.field("usage"), "token counts must be whole numbers")
-		}
-		m.Usage = &Usage{InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens), CostUSD: u.CostUSD}
+		m.Reasoning = append(m.Reasoning, r...)
 	}
 	if len(w.ToolCalls) > 0 && !isNull(w.ToolCalls) {
+		if len(c.calls) > 0 {
+			return nil, errAt(at, `both "tool_calls" and tool_use blocks in "content": which lists the calls is ambiguous`)
+		}
 		elems, err := rawArray(w.ToolCalls, at.field("tool_calls"))
 		if err != nil {
-			return m, err
+			return nil, err
 		}
 		for j, rc := range elems {
-			c, err := decodeToolCall(rc, at.field("tool_calls").elem(j))
+			call, err := decodeToolCall(rc, at.field("tool_calls").elem(j))
 			if err != nil {
-				return m, err
+				return nil, err
 			}
-			m.ToolCalls = append(m.ToolCalls, c)
+			m.ToolCalls = append(m.ToolCalls, call)
 		}
 	}
 	if len(w.FunctionCall) > 0 && !isNull(w.FunctionCall) {
-		c, err := decodeToolCall(w.FunctionCall, at.field("function_call"))
+		call, err := decodeToolCall(w.FunctionCall, at.field("function_call"))
 		if err != nil {
-			return m, err
+			return nil, err
 		}
-		m.ToolCalls = append(m.ToolCalls, c)
+		m.ToolCalls = append(m.ToolCalls, call)
 	}
 	if len(m.ToolCalls) > 0 && m.Role != RoleAssistant {
-		return m, errAt(at.field("tool_calls"), "only assistant messages make tool calls, this one has role %q", m.Role)
+		return nil, errAt(at.field("tool_calls"), "only assistant messages make tool calls, this one has role %q", m.Role)
 	}
-	if tauBench && m.Role == RoleTool && strings.HasPrefix(m.Content, "Error: ") {
+	if flags&tauBenchErrors != 0 && m.Role == RoleTool && strings.HasPrefix(m.Content, "Error: ") {
 		m.IsError = true
 	}
-	return m, nil
+	if len(c.results) == 0 {
+		return []Message{m}, nil
+	}
+	// Tool results first; the user's own content, if any, after them.
+	out := c.results
+	if m.Content != "" || len(m.Parts) > 0 || m.Name != "" || m.Usage != nil || m.LatencyMS > 0 || m.State != "" || len(m.Guardrails) > 0 {
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// decodeUsage reads evalkit's usage object: {input_tokens, output_tokens,
+// cached_input_tokens, cost_usd}, all optional.
+func decodeUsage(raw json.RawMessage, at *loc) (*Usage, error) {
+	if len(raw) == 0 || isNull(raw) {
+		return nil, nil
+	}
+	// Token counts are read as numbers, so 10.0 is 10; a fraction is not.
+	var u struct {
+		InputTokens       float64 `json:"input_tokens"`
+		OutputTokens      float64 `json:"output_tokens"`
+		CachedInputTokens float64 `json:"cached_input_tokens"`
+		CostUSD           float64 `json:"cost_usd"`
+	}
+	if err := json.Unmarshal(raw, &u); err != nil {
+		return nil, errAt(at, "want {input_tokens, output_tokens, cached_input_tokens, cost_usd}: %s", jsonMsg(err))
+	}
+	counts := []float64{u.InputTokens, u.OutputTokens, u.CachedInputTokens}
+	for _, n := range counts {
+		if n < 0 || u.CostUSD < 0 {
+			return nil, errAt(at, "token counts and cost must not be negative")
+		}
+	}
+	for _, n := range counts {
+		if n != math.Trunc(n) || n > maxTokens {
+			return nil, errAt(at, "token counts must be whole numbers")
+		}
+	}
+	if u.CachedInputTokens > u.InputTokens {
+		return nil, errAt(at, "cached_input_tokens (%v) must not exceed input_tokens (%v): cached tokens are part of the input", u.CachedInputTokens, u.InputTokens)
+	}
+	return &Usage{InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens), CachedInputTokens: int(u.CachedInputTokens), CostUSD: u.CostUSD}, nil
+}
+
+// maxTokens bounds a token count so it fits an int on every platform.
+const maxTokens = math.MaxInt32
+
+// decodeMillis reads a duration in milliseconds: a finite number, not
+// negative; absent or null is 0.
+func decodeMillis(raw json.RawMessage, at *loc) (float64, error) {
+	if len(raw) == 0 || isNull(raw) {
+		return 0, nil
+	}
+	var ms float64
+	if firstByte(raw) == '"' || json.Unmarshal(raw, &ms) != nil {
+		return 0, errAt(at, "want a number of milliseconds, got %s", rawKind(raw))
+	}
+	if ms < 0 {
+		return 0, errAt(at, "want a number of milliseconds, not negative, got %v", ms)
+	}
+	return ms, nil
+}
+
+// decodeCount reads a whole number that is not negative (pixels, tokens);
+// absent or null is 0.
+func decodeCount(raw json.RawMessage, at *loc, what string) (int, error) {
+	if len(raw) == 0 || isNull(raw) {
+		return 0, nil
+	}
+	var n float64
+	if firstByte(raw) == '"' || json.Unmarshal(raw, &n) != nil {
+		return 0, errAt(at, "want a whole number of %s, got %s", what, rawKind(raw))
+	}
+	if n < 0 || n != math.Trunc(n) || n > maxTokens {
+		return 0, errAt(at, "want a whole number of %s, not negative, got %v", what, n)
+	}
+	return int(n), nil
 }
 
 // wireToolCall accepts both OpenAI's {"id", "type", "function": {"name",
@@ -156,6 +278,12 @@ func decodeToolCall(raw json.RawMessage, at *loc) (ToolCall, error) {
 		return c, err
 	}
 	nameAt, argsAt, name, args := at.field("name"), at.field("args"), w.Name, firstPresent(w.Args, w.Arguments, w.Input)
+	switch {
+	case len(w.Input) > 0 && len(w.Args) == 0 && len(w.Arguments) == 0:
+		argsAt = at.field("input")
+	case len(w.Arguments) > 0 && len(w.Args) == 0:
+		argsAt = at.field("arguments")
+	}
 	if len(w.Function) > 0 && !isNull(w.Function) {
 		var f wireToolCall
 		fnAt := at.field("function")
@@ -208,151 +336,11 @@ func firstPresent(raws ...json.RawMessage) json.RawMessage {
 	return nil
 }
 
-// decodeContent reads null, a string, or an array of content parts.
-func decodeContent(raw json.RawMessage, at *loc) (string, []Part, error) {
-	switch firstByte(raw) {
-	case 0, 'n':
-		if len(raw) > 0 && !isNull(raw) {
-			return "", nil, errAt(at, "want a string, an array of parts or null, got %s", rawKind(raw))
-		}
-		return "", nil, nil
-	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", nil, errAt(at, "invalid JSON string: %v", err)
-		}
-		return s, nil, nil
-	case '[':
-	default:
-		return "", nil, errAt(at, "want a string, an array of parts or null, got %s", rawKind(raw))
-	}
-	elems, err := rawArray(raw, at)
-	if err != nil {
-		return "", nil, err
-	}
-	var texts []string
-	var parts []Part
-	for i, e := range elems {
-		text, part, err := decodePart(e, at.elem(i))
-		if err != nil {
-			return "", nil, err
-		}
-		if part != nil {
-			parts = append(parts, *part)
-		} else {
-			texts = append(texts, text)
-		}
-	}
-	return strings.Join(texts, "\n"), parts, nil
-}
-
-// wirePart covers the content-part shapes of OpenAI Chat Completions and
-// Responses and evalkit's own Part.
-type wirePart struct {
-	Type       string          `json:"type"`
-	Text       json.RawMessage `json:"text"`
-	Refusal    string          `json:"refusal"`
-	ImageURL   json.RawMessage `json:"image_url"`
-	InputAudio *struct {
-		Data   string `json:"data"`
-		Format string `json:"format"`
-	} `json:"input_audio"`
-	File *struct {
-		FileData string `json:"file_data"`
-		FileID   string `json:"file_id"`
-		Filename string `json:"filename"`
-	} `json:"file"`
-	// Source is Anthropic's media source: {type: base64, media_type, data}
-	// or {type: url, url}.
-	Source *struct {
-		MediaType string `json:"media_type"`
-		Data      string `json:"data"`
-		URL       string `json:"url"`
-	} `json:"source"`
-	MIMEType string `json:"mime_type"`
-	URL      string `json:"url"`
-	Data     string `json:"data"`
-}
-
-// decodePart returns either text (part == nil) or a non-text part.
-func decodePart(raw json.RawMessage, at *loc) (string, *Part, error) {
-	if firstByte(raw) == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", nil, errAt(at, "invalid JSON string: %v", err)
-		}
-		return s, nil, nil
-	}
-	if firstByte(raw) != '{' {
-		return "", nil, errAt(at, "want a content part object, got %s", rawKind(raw))
-	}
-	var w wirePart
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return "", nil, errAt(at, "invalid content part: %s", jsonMsg(err))
-	}
-	switch w.Type {
-	case "text", "input_text", "output_text":
-		text, err := rawString(w.Text, at.field("text"))
-		return text, nil, err
-	case "refusal":
-		return w.Refusal, nil, nil
-	case "image_url", "input_image", "image":
-		p := &Part{Type: "image", MIMEType: w.MIMEType, URL: w.URL, Data: w.Data}
-		if w.Source != nil {
-			p.MIMEType, p.URL, p.Data = w.Source.MediaType, w.Source.URL, w.Source.Data
-		}
-		switch firstByte(w.ImageURL) {
-		case '{':
-			var u struct {
-				URL json.RawMessage `json:"url"`
-			}
-			if err := json.Unmarshal(w.ImageURL, &u); err != nil {
-				return "", nil, errAt(at.field("image_url"), "want {url}: %s", jsonMsg(err))
-			}
-			url, err := rawString(u.URL, at.field("image_url").field("url"))
-			if err != nil {
-				return "", nil, err
-			}
-			p.URL = url
-		case '"':
-			p.URL, _ = rawString(w.ImageURL, at.field("image_url"))
-		case 0, 'n':
-		default:
-			return "", nil, errAt(at.field("image_url"), "want {url} or a URL string, got %s", rawKind(w.ImageURL))
-		}
-		if p.URL == "" && p.Data == "" {
-			return "", nil, errAt(at, "an image part needs a URL or data")
-		}
-		return "", p, nil
-	case "input_audio", "audio":
-		p := &Part{Type: "audio", MIMEType: w.MIMEType, URL: w.URL, Data: w.Data}
-		if w.InputAudio != nil {
-			p.Data = w.InputAudio.Data
-			if w.InputAudio.Format != "" {
-				p.MIMEType = "audio/" + w.InputAudio.Format
-			}
-		}
-		return "", p, nil
-	case "file", "input_file", "document":
-		p := &Part{Type: "file", MIMEType: w.MIMEType, URL: w.URL, Data: w.Data}
-		if w.File != nil {
-			p.Data = w.File.FileData
-		}
-		if w.Source != nil {
-			p.MIMEType, p.URL, p.Data = w.Source.MediaType, w.Source.URL, w.Source.Data
-		}
-		return "", p, nil
-	case "tool_use", "server_tool_use", "tool_result", "function_call", "function_call_output":
-		// Anthropic Messages and OpenAI Responses blocks: read as an unknown
-		// part they would silently drop a tool call or its result.
-		return "", nil, errAt(at.field("type"), "%q blocks (Anthropic Messages or OpenAI Responses) are not supported in chat messages yet: the tool call or result they hold would be lost", w.Type)
-	case "":
-		return "", nil, errAt(at.field("type"), "a content part needs a type")
-	default:
-		return "", &Part{Type: w.Type, MIMEType: w.MIMEType, URL: w.URL, Data: w.Data}, nil
-	}
-}
-
+// decodeTools reads tool definitions in OpenAI Chat Completions' shape
+// ({"type": "function", "function": {name, description, parameters}}),
+// OpenAI Responses' flat shape ({type, name, description, parameters}) and
+// Anthropic's ({name, description, input_schema}). A provider's built-in
+// tool without a name ({"type": "web_search"}) is named by its type.
 func decodeTools(raw json.RawMessage, at *loc) ([]ToolSpec, error) {
 	elems, err := rawArray(raw, at)
 	if err != nil {
@@ -365,18 +353,25 @@ func decodeTools(raw json.RawMessage, at *loc) ([]ToolSpec, error) {
 			return nil, errAt(eAt, "want a tool object, got %s", rawKind(e))
 		}
 		var w struct {
+			Type        json.RawMessage `json:"type"`
 			Function    json.RawMessage `json:"function"`
 			Name        json.RawMessage `json:"name"`
 			Description json.RawMessage `json:"description"`
 			Parameters  json.RawMessage `json:"parameters"`
+			InputSchema json.RawMessage `json:"input_schema"`
 		}
 		if err := json.Unmarshal(e, &w); err != nil {
 			return nil, errAt(eAt, "invalid tool: %s", jsonMsg(err))
+		}
+		typ, err := rawString(w.Type, eAt.field("type"))
+		if err != nil {
+			return nil, err
 		}
 		switch firstByte(w.Function) {
 		case 0, 'n':
 		case '{':
 			eAt = eAt.field("function")
+			w.Parameters, w.InputSchema = nil, nil
 			if err := json.Unmarshal(w.Function, &w); err != nil {
 				return nil, errAt(eAt, "invalid function: %s", jsonMsg(err))
 			}
@@ -387,14 +382,30 @@ func decodeTools(raw json.RawMessage, at *loc) ([]ToolSpec, error) {
 		if s.Name, err = rawString(w.Name, eAt.field("name")); err != nil {
 			return nil, err
 		}
+		if s.Name == "" && typ != "" && typ != "function" && typ != "custom" {
+			s.Name = typ
+		}
 		if s.Name == "" {
 			return nil, errAt(eAt.field("name"), "a tool needs a name")
 		}
 		if s.Description, err = rawString(w.Description, eAt.field("description")); err != nil {
 			return nil, err
 		}
-		if len(w.Parameters) > 0 && !isNull(w.Parameters) {
+		params, schema := len(w.Parameters) > 0 && !isNull(w.Parameters), len(w.InputSchema) > 0 && !isNull(w.InputSchema)
+		switch {
+		case params && schema:
+			return nil, errAt(eAt, `both "parameters" and "input_schema": which is the tool's schema is ambiguous`)
+		case params:
 			s.Parameters = w.Parameters
+		case schema:
+			s.Parameters = w.InputSchema
+		}
+		if s.Parameters != nil && firstByte(s.Parameters) != '{' {
+			key := "parameters"
+			if schema {
+				key = "input_schema"
+			}
+			return nil, errAt(eAt.field(key), "want a JSON Schema object, got %s", rawKind(s.Parameters))
 		}
 		specs = append(specs, s)
 	}

@@ -234,7 +234,7 @@ func TestDecodeErrorsNameTheLocation(t *testing.T) {
 		{"syntax", "[\n  {\"role\": \"user\",}\n]", "evalkit: line 2, column 19: invalid JSON: invalid character '}' looking for beginning of object key string"},
 		{"cut off", `[{"role": "user"`, "evalkit: line 1, column 16: invalid JSON: unexpected end of input (cut off?)"},
 		{"scalar", `42`, "evalkit: want a transcript (a JSON array of messages or an object), got a number"},
-		{"unknown object", `{"foo": 1, "bar": 2}`, `evalkit: want a message list, an object with "messages", or a τ-bench record with "traj"; got an object with keys "bar", "foo"`},
+		{"unknown object", `{"foo": 1, "bar": 2}`, `evalkit: want a message list, or an object with "messages" (Chat Completions, Anthropic Messages, evalkit), "input" or "output" (OpenAI Responses), "choices" (a Chat Completions response), "type": "message" (an Anthropic Messages response) or "traj" (τ-bench); got an object with keys "bar", "foo"`},
 		{"missing role", `[{"content": "hi"}]`, "evalkit: [0].role: missing role: want system, developer, user, assistant or tool"},
 		{"bad role", `{"messages": [{"role": "bot"}]}`, `evalkit: messages[0].role: unknown role "bot": want system, developer, user, assistant or tool`},
 		{"bad content", `{"messages": [{"role": "user", "content": 3}]}`, "evalkit: messages[0].content: want a string, an array of parts or null, got a number"},
@@ -250,7 +250,7 @@ func TestDecodeErrorsNameTheLocation(t *testing.T) {
 		{"image_url of the wrong type", `[{"role": "user", "content": [{"type": "image_url", "image_url": 5}]}]`,
 			"evalkit: [0].content[0].image_url: want {url} or a URL string, got a number"},
 		{"image without a URL", `[{"role": "user", "content": [{"type": "image_url", "image_url": {"url": ""}}]}]`,
-			"evalkit: [0].content[0]: an image part needs a URL or data"},
+			"evalkit: [0].content[0]: an image part needs a URL, data or a file id"},
 		{"input_audio of the wrong type", `[{"role": "user", "content": [{"type": "input_audio", "input_audio": 5}]}]`,
 			"evalkit: [0].content[0]: invalid content part: input_audio: want an object, got a number"},
 		{"fractional tokens", `{"messages": [{"role": "assistant", "content": "x", "usage": {"input_tokens": 10.5}}]}`,
@@ -260,11 +260,9 @@ func TestDecodeErrorsNameTheLocation(t *testing.T) {
 		{"negative usage", `{"messages": [{"role": "assistant", "content": "x", "usage": {"input_tokens": -3}}]}`,
 			"evalkit: messages[0].usage: token counts and cost must not be negative"},
 		{"usage of the wrong type", `{"messages": [{"role": "assistant", "content": "x", "usage": {"cost_usd": "cheap"}}]}`,
-			"evalkit: messages[0].usage: want {input_tokens, output_tokens, cost_usd}: cost_usd: want a number, got a string"},
-		{"anthropic tool_use in chat content", `[{"role": "assistant", "content": [{"type": "text", "text": "Looking."}, {"type": "tool_use", "id": "tu1", "name": "get_order", "input": {}}]}]`,
-			`evalkit: [0].content[1].type: "tool_use" blocks (Anthropic Messages or OpenAI Responses) are not supported in chat messages yet: the tool call or result they hold would be lost`},
-		{"anthropic tool_result in chat content", `[{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": "x", "is_error": true}]}]`,
-			`evalkit: [0].content[0].type: "tool_result" blocks (Anthropic Messages or OpenAI Responses) are not supported in chat messages yet: the tool call or result they hold would be lost`},
+			"evalkit: messages[0].usage: want {input_tokens, output_tokens, cached_input_tokens, cost_usd}: cost_usd: want a number, got a string"},
+		{"server tool in chat content", `[{"role": "assistant", "content": [{"type": "text", "text": "Looking."}, {"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {}}]}]`,
+			`evalkit: [0].content[1].type: "server_tool_use" blocks are not supported: the tool call or result they hold would be lost`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,9 +358,9 @@ func TestDecodeMediaParts(t *testing.T) {
 	]}, {"role": "assistant", "content": "A cat.", "usage": {"input_tokens": 10.0, "output_tokens": 3, "cost_usd": 0.0001}}]}`))
 	require.NoError(t, err)
 	assert.Equal(t, []evalkit.Part{
-		{Type: "image", MIMEType: "image/png", Data: "AAAA"},
+		{Type: "image", MIMEType: "image/png", Data: []byte{0, 0, 0}},
 		{Type: "file", URL: "https://example.test/a.pdf"},
-		{Type: "audio", MIMEType: "audio/wav", Data: "UklG"},
+		{Type: "audio", MIMEType: "audio/wav", Data: []byte("RIF")},
 	}, tr.Messages[0].Parts)
 	assert.Equal(t, &evalkit.Usage{InputTokens: 10, OutputTokens: 3, CostUSD: 0.0001}, tr.Messages[1].Usage)
 }

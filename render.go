@@ -97,7 +97,7 @@ func RenderTranscript(tr *Transcript, opts RenderOptions) string {
 	if tr == nil || len(tr.Messages) == 0 {
 		return "(no messages)"
 	}
-	calls, orphans := linkToolCalls(tr.Messages)
+	calls, orphans := linkToolCalls(tr.Messages, 0)
 	next := 0 // the index in calls of the next message's first call
 	for _, m := range tr.Messages {
 		if m.Role == RoleTool {

@@ -29,6 +29,21 @@ type Transcript struct {
 	Messages []Message `json:"messages"`
 	// Tools are the tool definitions offered to the model, when known.
 	Tools []ToolSpec `json:"tools,omitempty"`
+	// Agents are the agents the assistant may hand a task to by calling
+	// them as tools (see Handoffs); empty when the run has no sub-agents.
+	Agents []AgentSpec `json:"agents,omitempty"`
+	// Workflow is the run's state machine, when the agent runs in one: its
+	// initial state, the transitions it took, and whether it finished. Each
+	// message's Message.State says which state produced it.
+	Workflow *Workflow `json:"workflow,omitempty"`
+	// Composition is the run's pipeline of steps, when the agent is a
+	// composition of steps, branches and parallel groups.
+	Composition *Composition `json:"composition,omitempty"`
+	// PriorResults are the results of evaluations that already ran on this
+	// run before the checks do (a runtime's own evals, say), in the order
+	// they ran. Guardrail firings are on the messages they judged
+	// (Message.Guardrails), not here.
+	PriorResults []PriorResult `json:"prior_results,omitempty"`
 	// Metadata holds facts about the run that are not messages: for a τ-bench
 	// record the task id, trial and reward; for a user's own runs anything
 	// they want reported. Values are JSON-shaped (string, float64, bool,
@@ -41,10 +56,17 @@ type Message struct {
 	Role Role `json:"role"`
 	// Content is the message's text. When the source gave an array of content
 	// parts, the text parts are joined with "\n" here and the other parts
-	// (images, audio, files) are kept in Parts.
+	// (images, audio, files) are kept in Parts. It never holds the model's
+	// reasoning: that is in Reasoning.
 	Content string `json:"content,omitempty"`
 	// Parts holds the non-text content parts, in order.
 	Parts []Part `json:"parts,omitempty"`
+	// Reasoning holds what the model thought before it answered, on an
+	// assistant message: Anthropic's thinking and redacted_thinking blocks,
+	// OpenAI Responses' reasoning items. It is kept for checks that look at
+	// it and is never the message's output: Content, AssistantText and
+	// RenderTranscript leave it out.
+	Reasoning []Reasoning `json:"reasoning,omitempty"`
 	// Name is the tool's name on a tool message, or the participant's name
 	// when the source gave one.
 	Name string `json:"name,omitempty"`
@@ -66,27 +88,93 @@ type Message struct {
 	FinishReason string `json:"finish_reason,omitempty"`
 	// Usage is the token usage and cost of producing this message, when known.
 	Usage *Usage `json:"usage,omitempty"`
+	// LatencyMS is how long the message took, in milliseconds, when known:
+	// on an assistant message the model's time to produce it, on a tool
+	// message the tool's time to run. Zero means unknown.
+	LatencyMS float64 `json:"latency_ms,omitempty"`
+	// State is the workflow state the message was produced in (see
+	// Transcript.Workflow), when the run has a workflow; empty otherwise.
+	State string `json:"state,omitempty"`
+	// Guardrails are the guardrails that judged this message, in the order
+	// they ran: input guardrails on the user message they screened, output
+	// guardrails on the assistant message. Transcript.Guardrails lists them
+	// all with their message's index.
+	Guardrails []GuardrailResult `json:"guardrails,omitempty"`
 }
 
-// Part is a non-text content part of a message: an image, an audio clip, a
-// file or a part type evalkit does not know (kept with its type only).
+// Reasoning is one block of a model's reasoning: an Anthropic thinking or
+// redacted_thinking block, or an OpenAI Responses reasoning item (its
+// summary texts joined with "\n").
+type Reasoning struct {
+	// Text is the reasoning as the provider returned it; empty when it was
+	// redacted or encrypted.
+	Text string `json:"text,omitempty"`
+	// Redacted marks reasoning whose text the provider withheld:
+	// Anthropic's redacted_thinking (encrypted), or a Responses reasoning
+	// item with neither text nor summary.
+	Redacted bool `json:"redacted,omitempty"`
+}
+
+// Part is a non-text content part of a message or tool result: an image, an
+// audio clip, a video, a file, or a part type evalkit does not know (kept
+// with its type only). At least one of Data, URL and FileID locates the
+// media of an image, audio or video part.
 type Part struct {
-	// Type is "image", "audio", "file", or the source's own type name.
+	// Type is "image", "audio", "video", "file" (a document such as a PDF;
+	// PromptKit calls it "document"), or the source's own type name.
 	Type string `json:"type"`
-	// MIMEType is the media type when known, such as "image/png".
+	// MIMEType is the media type when known, such as "image/png". A data:
+	// URL's media type lands here.
 	MIMEType string `json:"mime_type,omitempty"`
-	// URL is where the media lives, or a data: URL.
+	// URL is where the media lives (http, https or another scheme the
+	// source used). A data: URL is decoded into Data and MIMEType instead.
 	URL string `json:"url,omitempty"`
-	// Data is the base64-encoded media when it was inlined.
-	Data string `json:"data,omitempty"`
+	// FileID is the provider's id of an uploaded file (OpenAI's file_id,
+	// Anthropic's file source), when the media was sent by reference.
+	FileID string `json:"file_id,omitempty"`
+	// Name is the file name the source gave, such as "invoice.pdf".
+	Name string `json:"name,omitempty"`
+	// Data is the media's bytes when they were inlined; in JSON a base64
+	// string (standard alphabet, padded), as encoding/json writes []byte.
+	Data []byte `json:"data,omitempty"`
+	// Width and Height are an image's or video's dimensions in pixels, as
+	// the source reported them; zero when unknown. They are not read from
+	// Data: the media checks do that.
+	Width  int `json:"width,omitempty"`
+	Height int `json:"height,omitempty"`
+	// DurationMS is an audio or video clip's length in milliseconds, as
+	// the source reported it; zero when unknown.
+	DurationMS float64 `json:"duration_ms,omitempty"`
 }
 
 // Usage is the token usage and cost of one model response.
 type Usage struct {
-	InputTokens  int `json:"input_tokens,omitempty"`
+	// InputTokens counts every token the model read, cached or not
+	// (Anthropic's input_tokens plus its cache creation and cache read
+	// tokens; OpenAI's prompt_tokens or input_tokens).
+	InputTokens int `json:"input_tokens,omitempty"`
+	// OutputTokens counts the tokens the model wrote, reasoning included.
 	OutputTokens int `json:"output_tokens,omitempty"`
-	// CostUSD is the price of the response in US dollars.
+	// CachedInputTokens is the part of InputTokens read from the
+	// provider's prompt cache (OpenAI's cached_tokens, Anthropic's
+	// cache_read_input_tokens).
+	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
+	// CostUSD is the price of the response in US dollars. The API bodies
+	// do not carry it: it is known when the run recorded it.
 	CostUSD float64 `json:"cost_usd,omitempty"`
+}
+
+// TotalTokens is InputTokens plus OutputTokens.
+func (u Usage) TotalTokens() int { return u.InputTokens + u.OutputTokens }
+
+// add sums two usages.
+func (u Usage) add(v Usage) Usage {
+	return Usage{
+		InputTokens:       u.InputTokens + v.InputTokens,
+		OutputTokens:      u.OutputTokens + v.OutputTokens,
+		CachedInputTokens: u.CachedInputTokens + v.CachedInputTokens,
+		CostUSD:           u.CostUSD + v.CostUSD,
+	}
 }
 
 // ToolSpec is a tool offered to the model.
@@ -111,6 +199,11 @@ type ToolCall struct {
 	// It is set only on calls returned by Transcript.ToolCalls and
 	// Turn.ToolCalls.
 	Result *ToolResult `json:"-"`
+	// MessageIndex is the index in Transcript.Messages of the assistant
+	// message that made the call (its State, LatencyMS and Usage are the
+	// call's). Like Result, it is set only on calls returned by the views;
+	// a stored call's is 0.
+	MessageIndex int `json:"-"`
 }
 
 // ToolResult is a tool's answer to a call.
@@ -121,7 +214,12 @@ type ToolResult struct {
 	Name string
 	// Content is the tool message's text, as the model saw it.
 	Content string
+	// Parts is the media the tool returned (the tool message's Parts): an
+	// image from a screenshot tool, say.
+	Parts   []Part
 	IsError bool
+	// MessageIndex is the index in Transcript.Messages of the tool message.
+	MessageIndex int
 }
 
 // Arguments decodes the call's arguments as a JSON object. No arguments
@@ -179,7 +277,7 @@ func (t *Transcript) ToolCalls() []ToolCall {
 	if t == nil {
 		return nil
 	}
-	calls, _ := linkToolCalls(t.Messages)
+	calls, _ := linkToolCalls(t.Messages, 0)
 	return calls
 }
 
@@ -192,7 +290,7 @@ func (t *Transcript) OrphanResults() []ToolResult {
 	if t == nil {
 		return nil
 	}
-	_, orphans := linkToolCalls(t.Messages)
+	_, orphans := linkToolCalls(t.Messages, 0)
 	return orphans
 }
 
@@ -243,16 +341,24 @@ type Turn struct {
 // ToolCalls returns the turn's tool calls, each linked to its result within
 // the turn, by the same rules as Transcript.ToolCalls.
 func (u Turn) ToolCalls() []ToolCall {
-	calls, _ := linkToolCalls(u.Messages)
+	calls, _ := linkToolCalls(u.Messages, u.Start)
 	return calls
 }
 
 // OrphanResults returns the turn's tool messages that answer no call of the
 // turn, by the same rules as Transcript.OrphanResults.
 func (u Turn) OrphanResults() []ToolResult {
-	_, orphans := linkToolCalls(u.Messages)
+	_, orphans := linkToolCalls(u.Messages, u.Start)
 	return orphans
 }
+
+// Usage sums the usage of the turn's messages, by the rules of
+// Transcript.Usage.
+func (u Turn) Usage() (Usage, bool) { return sumUsage(u.Messages) }
+
+// LatencyMS sums the latency of the turn's messages in milliseconds, by the
+// rules of Transcript.LatencyMS.
+func (u Turn) LatencyMS() (float64, bool) { return sumLatency(u.Messages) }
 
 // Turns splits the transcript at each user message. Messages before the first
 // user message (a system prompt, an opening greeting) form a turn of their
@@ -287,11 +393,52 @@ func (t *Transcript) LastTurn() (Turn, bool) {
 	return Turn{}, false
 }
 
+// Usage sums the token usage and cost of every message that reports one
+// (Message.Usage). It returns false when none does: a budget check must then
+// report that it cannot tell, not pass on a total of zero. Messages without
+// usage add nothing, so with partial reporting the total is a lower bound.
+func (t *Transcript) Usage() (Usage, bool) {
+	if t == nil {
+		return Usage{}, false
+	}
+	return sumUsage(t.Messages)
+}
+
+// LatencyMS sums Message.LatencyMS over the transcript, in milliseconds:
+// the model's time on assistant messages plus the tools' time on tool
+// messages. It returns false when no message reports a latency; messages
+// without one add nothing.
+func (t *Transcript) LatencyMS() (float64, bool) {
+	if t == nil {
+		return 0, false
+	}
+	return sumLatency(t.Messages)
+}
+
+func sumUsage(msgs []Message) (total Usage, ok bool) {
+	for _, m := range msgs {
+		if m.Usage != nil {
+			total, ok = total.add(*m.Usage), true
+		}
+	}
+	return total, ok
+}
+
+func sumLatency(msgs []Message) (total float64, ok bool) {
+	for _, m := range msgs {
+		if m.LatencyMS > 0 {
+			total, ok = total+m.LatencyMS, true
+		}
+	}
+	return total, ok
+}
+
 // linkToolCalls pairs tool messages with the calls they answer, in one pass:
 // a tool message answers the most recent unanswered call with its id; one
 // without an id (or with an id no call carries, when some calls came without
-// ids) answers the earliest unanswered call, pairing by order.
-func linkToolCalls(msgs []Message) (calls []ToolCall, orphans []ToolResult) {
+// ids) answers the earliest unanswered call, pairing by order. offset is the
+// index in the transcript of msgs[0], for MessageIndex.
+func linkToolCalls(msgs []Message, offset int) (calls []ToolCall, orphans []ToolResult) {
 	n := 0
 	for _, m := range msgs {
 		if m.Role == RoleAssistant {
@@ -301,11 +448,12 @@ func linkToolCalls(msgs []Message) (calls []ToolCall, orphans []ToolResult) {
 	calls = make([]ToolCall, 0, n)
 	open := map[string][]int{} // id -> unanswered calls with that id, oldest first
 	byOrder := 0               // every call before this index has a result
-	for _, m := range msgs {
+	for k, m := range msgs {
 		switch m.Role {
 		case RoleAssistant:
 			for _, c := range m.ToolCalls {
 				c.Result = nil // stored calls never carry one, but a user's might
+				c.MessageIndex = offset + k
 				open[c.ID] = append(open[c.ID], len(calls))
 				calls = append(calls, c)
 			}
@@ -324,15 +472,15 @@ func linkToolCalls(msgs []Message) (calls []ToolCall, orphans []ToolResult) {
 					}
 				}
 			}
+			res := ToolResult{CallID: m.ToolCallID, Name: m.Name, Content: m.Content, Parts: m.Parts, IsError: m.IsError, MessageIndex: offset + k}
 			if i < 0 {
-				orphans = append(orphans, ToolResult{CallID: m.ToolCallID, Name: m.Name, Content: m.Content, IsError: m.IsError})
+				orphans = append(orphans, res)
 				continue
 			}
-			name := m.Name
-			if name == "" {
-				name = calls[i].Name
+			if res.Name == "" {
+				res.Name = calls[i].Name
 			}
-			calls[i].Result = &ToolResult{CallID: m.ToolCallID, Name: name, Content: m.Content, IsError: m.IsError}
+			calls[i].Result = &res
 			open[calls[i].ID] = removeIndex(open[calls[i].ID], i)
 		}
 	}
