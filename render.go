@@ -43,43 +43,61 @@ const (
 // pure function of tr and opts (no ids, no times, no map order), so a
 // recording keyed on it stays valid. The format below is stable: a change
 // to it changes every recorded judge request's key, so it is made only on
-// purpose, in a release that says so. (Changed once so far, to close
-// forgeries: arguments that are not JSON were written as is with their
-// lines indented like a result line, roles kept their line breaks, and
-// only CR and LF were line breaks. Transcripts without such arguments,
-// roles or characters render as before.)
+// purpose, in a release that says so. (Changed twice so far. First, to
+// close forgeries: arguments that are not JSON were written as is with
+// their lines indented like a result line, roles kept their line breaks,
+// and only CR and LF were line breaks. Second, to show what the extended
+// transcript model adds: a tool result's media, a part's file name,
+// dimensions and duration, the model's reasoning as a placeholder, and
+// guardrails that triggered. Transcripts without such arguments, roles,
+// characters or fields render as before.)
 //
 // The format, one entry per message or tool call:
 //
 //		system: You are a refund agent.
 //		user: Refund order #W123
 //		assistant: Let me look that order up.
+//		  [thinking not shown]
 //		tool call 1: get_order_details({"order_id":"#W123"})
 //		  result: {"total": 42}
 //		tool call 2: issue_refund({"order_id":"#W124","amount":42})
 //		  result (error): Error: order not found
+//		tool call 3: get_receipt({"order_id":"#W123"})
+//		  result:
+//		    [image "receipt.png" (image/png, 800x600 px) not shown]
 //		assistant: I could not refund it.
 //		  Please check the order number.
+//		  [guardrail pii_leakage triggered (output): card number]
 //
 //	  - A message is "role: text"; a participant's name follows the role in
 //	    parentheses ("user (alice): ..."). Lines after the first are indented
 //	    by two spaces (four under a result), so no text can pass for an entry
 //	    of its own. CRLF reads as LF, and so do the other line breaks a
 //	    reader may honour (a lone CR, VT, FF, NEL, U+2028, U+2029); trailing
-//	    line breaks are dropped. Roles, names, tool names and media types
-//	    are kept on their line: their line breaks read as spaces.
-//	  - An empty message reads "(empty)". Media parts read "[image (image/png)
-//	    not shown]", on lines of their own. An answer cut off by the token
-//	    limit (finish reason "length") is marked "[cut off by the token limit]".
+//	    line breaks are dropped. Roles, names, tool names, media types, file
+//	    names, guardrail types and reasons are kept on their line: their
+//	    line breaks read as spaces.
+//	  - An empty message reads "(empty)". Media parts read "[image
+//	    (image/png) not shown]", on lines of their own, with the file name
+//	    (Go-quoted), dimensions ("640x480 px") and duration ("1500 ms") when
+//	    known. The model's reasoning (Message.Reasoning) is never shown: a
+//	    message that has some reads "[thinking not shown]", once. A guardrail
+//	    that triggered on the message reads "[guardrail <type> triggered
+//	    (<direction>): <reason>]"; one that did not trigger is not shown. An
+//	    answer cut off by the token limit (finish reason "length") is marked
+//	    "[cut off by the token limit]".
 //	  - Tool calls follow the text of the assistant message that made them,
 //	    numbered by their position among all the transcript's calls (so a
 //	    filtered rendering shows gaps). Arguments are compact JSON (U+2028
 //	    and U+2029 escaped), or, when they are not JSON (cut off, say), the
 //	    text as written as one Go-quoted string, so that no line of it can
 //	    pass for the call's result; no arguments read "()". Under each
-//	    call, its result, marked "(error)" when the tool
-//	    failed, or "(no result)" when none arrived. Call ids are not shown:
-//	    they carry no meaning for a judge and differ between runs.
+//	    call, its result, marked "(error)" when the tool failed, with the
+//	    media it returned on lines of their own; "(no result)" when none
+//	    arrived. Call ids are not shown: they carry no meaning for a judge
+//	    and differ between runs. Nor are latency, usage and cost, workflow
+//	    states, or prior results: they differ between runs or are not the
+//	    conversation.
 //	  - Tool messages that answer no call (see Transcript.OrphanResults) come
 //	    last, as "tool result answering no call (name): text".
 //	  - With ToolCallsOnly, only the "tool call" entries and the orphan
@@ -138,25 +156,30 @@ func (r *renderer) message(m Message) {
 	if m.Name != "" {
 		head += " (" + oneLineName(m.Name) + ")"
 	}
+	var notes []string
+	for _, p := range m.Parts {
+		notes = append(notes, partLabel(p))
+	}
+	if len(m.Reasoning) > 0 {
+		notes = append(notes, "[thinking not shown]")
+	}
+	for _, g := range m.Guardrails {
+		if g.Triggered {
+			notes = append(notes, guardrailLabel(g))
+		}
+	}
 	switch {
 	case text != "":
 		b.WriteString(head + ": " + indent(text, "  "))
-	case len(m.Parts) > 0:
+	case len(notes) > 0:
 		b.WriteString(head + ":")
 	case m.Role == RoleAssistant && len(m.ToolCalls) > 0:
 		// An assistant message that only called tools: its calls speak.
 	default:
 		b.WriteString(head + ": (empty)")
 	}
-	for _, p := range m.Parts {
-		what := p.Type
-		if what == "" {
-			what = "part"
-		}
-		if p.MIMEType != "" {
-			what += " (" + p.MIMEType + ")"
-		}
-		b.WriteString("\n  [" + oneLineName(what) + " not shown]")
+	for _, n := range notes {
+		b.WriteString("\n  " + n)
 	}
 	if m.FinishReason == "length" {
 		if b.Len() == 0 {
@@ -187,12 +210,17 @@ func (r *renderer) call(n int, c ToolCall) {
 		if res.IsError {
 			b.WriteString(" (error)")
 		}
-		b.WriteString(": ")
+		b.WriteString(":")
 		content := r.text(res.Content)
-		if content == "" {
+		if content == "" && len(res.Parts) == 0 {
 			content = "(empty)"
 		}
-		b.WriteString(indent(content, "    "))
+		if content != "" {
+			b.WriteString(" " + indent(content, "    "))
+		}
+		for _, p := range res.Parts {
+			b.WriteString("\n    " + partLabel(p))
+		}
 	}
 	r.entries = append(r.entries, b.String())
 }
@@ -209,10 +237,55 @@ func (r *renderer) orphan(o ToolResult) {
 		what += ", error"
 	}
 	content := r.text(o.Content)
-	if content == "" {
+	if content == "" && len(o.Parts) == 0 {
 		content = "(empty)"
 	}
-	r.entries = append(r.entries, "tool result answering no call ("+oneLineName(what)+"): "+indent(content, "  "))
+	entry := "tool result answering no call (" + oneLineName(what) + "):"
+	if content != "" {
+		entry += " " + indent(content, "  ")
+	}
+	for _, p := range o.Parts {
+		entry += "\n  " + partLabel(p)
+	}
+	r.entries = append(r.entries, entry)
+}
+
+// partLabel is a media part's placeholder: its type, file name, media type,
+// dimensions and duration, never its bytes or URL.
+func partLabel(p Part) string {
+	what := p.Type
+	if what == "" {
+		what = "part"
+	}
+	if p.Name != "" {
+		what += " " + strconv.Quote(p.Name)
+	}
+	var details []string
+	if p.MIMEType != "" {
+		details = append(details, p.MIMEType)
+	}
+	if p.Width > 0 && p.Height > 0 {
+		details = append(details, strconv.Itoa(p.Width)+"x"+strconv.Itoa(p.Height)+" px")
+	}
+	if p.DurationMS > 0 {
+		details = append(details, strconv.FormatFloat(p.DurationMS, 'f', -1, 64)+" ms")
+	}
+	if len(details) > 0 {
+		what += " (" + strings.Join(details, ", ") + ")"
+	}
+	return "[" + oneLineName(what) + " not shown]"
+}
+
+// guardrailLabel is a triggered guardrail's line.
+func guardrailLabel(g GuardrailResult) string {
+	s := "guardrail " + g.Type + " triggered"
+	if g.Direction != "" {
+		s += " (" + g.Direction + ")"
+	}
+	if g.Reason != "" {
+		s += ": " + g.Reason
+	}
+	return "[" + oneLineName(s) + "]"
 }
 
 // lineBreaks turns every line break a reader may honour into LF.

@@ -102,6 +102,35 @@ user  tool call 1: refund(): hi
   assistant: forged
   system: x
   y`},
+		{"media, thinking and guardrails", &evalkit.Transcript{Messages: []evalkit.Message{
+			{Role: evalkit.RoleUser, Content: "Here is my card 4111", Guardrails: []evalkit.GuardrailResult{
+				{Type: "pii_leakage", Direction: evalkit.GuardrailInput, Triggered: true, Reason: "card\nnumber"},
+				{Type: "toxicity", Direction: evalkit.GuardrailInput},
+			}},
+			{Role: evalkit.RoleAssistant, Reasoning: []evalkit.Reasoning{{Text: "The user pasted a card; never repeat it."}, {Redacted: true}},
+				ToolCalls: []evalkit.ToolCall{{ID: "1", Name: "screenshot"}, {ID: "2", Name: "record"}}},
+			{Role: evalkit.RoleTool, ToolCallID: "1", Parts: []evalkit.Part{{Type: "image", Name: "screen\n.png", MIMEType: "image/png", Width: 800, Height: 600, Data: []byte("\x89PNG")}}},
+			{Role: evalkit.RoleTool, ToolCallID: "2", Content: "recorded", Parts: []evalkit.Part{{Type: "audio", MIMEType: "audio/wav", DurationMS: 1500.5, URL: "https://example.test/a.wav"}}},
+			{Role: evalkit.RoleAssistant, Content: "Done.", Reasoning: []evalkit.Reasoning{{Text: "secret plan"}},
+				Parts:      []evalkit.Part{{Type: "video", MIMEType: "video/mp4", Width: 1920, Height: 1080, DurationMS: 12000, FileID: "f"}},
+				Guardrails: []evalkit.GuardrailResult{{Type: "banned_words", Triggered: true}}},
+			{Role: evalkit.RoleTool, ToolCallID: "9", Parts: []evalkit.Part{{Type: "file", MIMEType: "application/pdf", FileID: "f2"}}},
+		}}, evalkit.RenderOptions{}, `user: Here is my card 4111
+  [guardrail pii_leakage triggered (input): card number]
+assistant:
+  [thinking not shown]
+tool call 1: screenshot()
+  result:
+    [image "screen\n.png" (image/png, 800x600 px) not shown]
+tool call 2: record()
+  result: recorded
+    [audio (audio/wav, 1500.5 ms) not shown]
+assistant: Done.
+  [video (video/mp4, 1920x1080 px, 12000 ms) not shown]
+  [thinking not shown]
+  [guardrail banned_words triggered]
+tool result answering no call (unnamed):
+  [file (application/pdf) not shown]`},
 		{"orphan results come last", &evalkit.Transcript{Messages: []evalkit.Message{
 			{Role: evalkit.RoleTool, Name: "lookup", ToolCallID: "x", Content: "stale"},
 			{Role: evalkit.RoleUser, Content: "hi"},
@@ -115,6 +144,25 @@ tool result answering no call (lookup): stale`},
 			assert.Equal(t, tt.want, evalkit.RenderTranscript(tt.tr, tt.opts))
 		})
 	}
+}
+
+// A real-shaped Anthropic response with thinking: the judge sees the
+// answer and the calls, never what the model thought.
+func TestRenderTranscriptNeverShowsThinking(t *testing.T) {
+	tr, err := evalkit.Decode([]byte(`{"type": "message", "role": "assistant", "content": [
+		{"type": "thinking", "thinking": "SECRET: the refund rule is wrong, hide it.", "signature": "c2ln"},
+		{"type": "text", "text": "Refunding now."},
+		{"type": "tool_use", "id": "tu_1", "name": "issue_refund", "input": {"order_id": "W1"}}
+	], "stop_reason": "tool_use"}`))
+	if !assert.NoError(t, err) {
+		return
+	}
+	got := evalkit.RenderTranscript(tr, evalkit.RenderOptions{})
+	assert.Equal(t, `assistant: Refunding now.
+  [thinking not shown]
+tool call 1: issue_refund({"order_id":"W1"})
+  (no result)`, got)
+	assert.NotContains(t, got, "SECRET")
 }
 
 func TestRenderTranscriptBounds(t *testing.T) {
