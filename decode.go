@@ -340,7 +340,7 @@ func decodeChatObject(obj map[string]json.RawMessage, rawMsgs json.RawMessage, a
 			return nil, err
 		}
 		if len(c.parts) > 0 {
-			return nil, errAt(at.field("system"), "a system prompt holds text only, this one has a %s part", c.parts[0].Type)
+			return nil, errAt(at.field("system"), "a system prompt holds text only, this one has %s part", kindWord(c.parts[0].Type))
 		}
 		tr.Messages = append([]Message{{Role: RoleSystem, Content: c.text}}, tr.Messages...)
 	}

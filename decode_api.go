@@ -471,7 +471,7 @@ func decodeAnthropicResponse(raw json.RawMessage, obj map[string]json.RawMessage
 		return nil, err
 	}
 	if role != "assistant" {
-		return nil, errAt(at.field("role"), "an Anthropic Messages response is the model's: want role assistant, got %q", role)
+		return nil, errAt(at.field("role"), "an object with \"type\": \"message\" is read as an Anthropic Messages response, which is the model's: want role assistant, got %q (a lone message goes in a list)", role)
 	}
 	ms, err := decodeMessage(raw, at, providerUsage)
 	if err != nil {
@@ -505,6 +505,38 @@ func anthropicFinish(stop string) string {
 
 type usageDialect int
 
+// usageReader reads token counts from a usage object, keeping the first
+// error.
+type usageReader struct {
+	obj map[string]json.RawMessage
+	at  *loc
+	err error
+}
+
+func (r *usageReader) count(key string) int {
+	n, err := decodeCount(r.obj[key], r.at.field(key), "tokens")
+	if r.err == nil {
+		r.err = err
+	}
+	return n
+}
+
+// detail reads a count inside a details object ("prompt_tokens_details").
+func (r *usageReader) detail(parent, key string) int {
+	raw := r.obj[parent]
+	if len(raw) == 0 || isNull(raw) || r.err != nil {
+		return 0
+	}
+	sub, err := rawObject(raw, r.at.field(parent), "an object")
+	if err != nil {
+		r.err = err
+		return 0
+	}
+	n, err := decodeCount(sub[key], r.at.field(parent).field(key), "tokens")
+	r.err = err
+	return n
+}
+
 const (
 	usageChat usageDialect = iota
 	usageResponses
@@ -526,49 +558,22 @@ func apiUsage(raw json.RawMessage, at *loc, d usageDialect) (*Usage, error) {
 	if err != nil {
 		return nil, err
 	}
-	count := func(key string) (int, error) { return decodeCount(obj[key], at.field(key), "tokens") }
-	detail := func(parent, key string) (int, error) {
-		raw := obj[parent]
-		if len(raw) == 0 || isNull(raw) {
-			return 0, nil
-		}
-		sub, err := rawObject(raw, at.field(parent), "an object")
-		if err != nil {
-			return 0, err
-		}
-		return decodeCount(sub[key], at.field(parent).field(key), "tokens")
-	}
+	r := usageReader{obj: obj, at: at}
 	var u Usage
-	var keys [4]int
-	var names [4]string
 	switch d {
 	case usageChat:
-		names = [4]string{"prompt_tokens", "completion_tokens"}
+		u = Usage{InputTokens: r.count("prompt_tokens"), OutputTokens: r.count("completion_tokens"),
+			CachedInputTokens: r.detail("prompt_tokens_details", "cached_tokens")}
 	case usageResponses:
-		names = [4]string{"input_tokens", "output_tokens"}
+		u = Usage{InputTokens: r.count("input_tokens"), OutputTokens: r.count("output_tokens"),
+			CachedInputTokens: r.detail("input_tokens_details", "cached_tokens")}
 	case usageAnthropic:
-		names = [4]string{"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
+		read := r.count("cache_read_input_tokens")
+		u = Usage{InputTokens: r.count("input_tokens") + r.count("cache_creation_input_tokens") + read,
+			OutputTokens: r.count("output_tokens"), CachedInputTokens: read}
 	}
-	for i, name := range names {
-		if name == "" {
-			continue
-		}
-		if keys[i], err = count(name); err != nil {
-			return nil, err
-		}
-	}
-	u.InputTokens, u.OutputTokens = keys[0], keys[1]
-	switch d {
-	case usageChat:
-		u.CachedInputTokens, err = detail("prompt_tokens_details", "cached_tokens")
-	case usageResponses:
-		u.CachedInputTokens, err = detail("input_tokens_details", "cached_tokens")
-	case usageAnthropic:
-		u.InputTokens += keys[2] + keys[3]
-		u.CachedInputTokens = keys[3]
-	}
-	if err != nil {
-		return nil, err
+	if r.err != nil {
+		return nil, r.err
 	}
 	if u.InputTokens > maxTokens {
 		return nil, errAt(at, "%d input tokens: more than one response can hold", u.InputTokens)

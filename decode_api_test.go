@@ -300,7 +300,7 @@ func TestDecodeAPIErrors(t *testing.T) {
 			`evalkit: [0]: both "tool_calls" and tool_use blocks in "content": which lists the calls is ambiguous`},
 		{"one message object", `{"role": "user", "content": "hi"}`, `evalkit: one message object, not a transcript: wrap it in a list, [{"role": ...}]`},
 		{"one message item", `{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}`,
-			`evalkit: role: an Anthropic Messages response is the model's: want role assistant, got "user"`},
+			`evalkit: role: an object with "type": "message" is read as an Anthropic Messages response, which is the model's: want role assistant, got "user" (a lone message goes in a list)`},
 
 		// API error bodies and unfinished responses.
 		{"openai error body", `{"error": {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}}`,
@@ -339,7 +339,7 @@ func TestDecodeAPIErrors(t *testing.T) {
 		{"server tool use", `{"type": "message", "role": "assistant", "content": [{"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}}]}`,
 			`evalkit: content[0].type: "server_tool_use" blocks are not supported: the tool call or result they hold would be lost`},
 		{"system with an image", `{"system": [{"type": "image", "source": {"type": "url", "url": "https://x.test/a.png"}}], "messages": []}`,
-			"evalkit: system: a system prompt holds text only, this one has a image part"},
+			"evalkit: system: a system prompt holds text only, this one has an image part"},
 		{"usage not a count", `{"type": "message", "role": "assistant", "content": [], "usage": {"input_tokens": 1.5}}`,
 			"evalkit: usage.input_tokens: want a whole number of tokens, not negative, got 1.5"},
 		{"tool with both schemas", `{"messages": [], "tools": [{"name": "f", "parameters": {}, "input_schema": {}}]}`,

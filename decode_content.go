@@ -59,20 +59,21 @@ func decodeContent(raw json.RawMessage, at *loc, role Role) (content, error) {
 	return c, nil
 }
 
-// decodeParts reads evalkit's "parts" list: media parts only.
-func decodeParts(raw json.RawMessage, at *loc) ([]Part, error) {
+// decodeParts reads evalkit's "parts" list of a message with the given
+// role: media parts only.
+func decodeParts(raw json.RawMessage, at *loc, role Role) ([]Part, error) {
 	elems, err := rawArray(raw, at)
 	if err != nil {
 		return nil, err
 	}
 	var c content
 	for i, e := range elems {
-		_, isText, err := decodeBlock(e, at.elem(i), RoleUser, &c)
+		_, isText, err := decodeBlock(e, at.elem(i), role, &c)
 		if err != nil {
 			return nil, err
 		}
-		if isText || len(c.results) > 0 {
-			return nil, errAt(at.elem(i), "want a media part {type, mime_type, url, data, ...}: text belongs in \"content\"")
+		if isText || len(c.results)+len(c.calls)+len(c.reasoning) > 0 {
+			return nil, errAt(at.elem(i), "want a media part {type, mime_type, url, data, ...}: text, tool calls, results and reasoning have fields of their own")
 		}
 	}
 	return c.parts, nil

@@ -97,7 +97,7 @@ func decodeMessage(raw json.RawMessage, at *loc, flags msgFlags) ([]Message, err
 		m.Content = refusal
 	}
 	if len(w.Parts) > 0 && !isNull(w.Parts) {
-		parts, err := decodeParts(w.Parts, at.field("parts"))
+		parts, err := decodeParts(w.Parts, at.field("parts"), m.Role)
 		if err != nil {
 			return nil, err
 		}
@@ -399,13 +399,6 @@ func decodeTools(raw json.RawMessage, at *loc) ([]ToolSpec, error) {
 			s.Parameters = w.Parameters
 		case schema:
 			s.Parameters = w.InputSchema
-		}
-		if s.Parameters != nil && firstByte(s.Parameters) != '{' {
-			key := "parameters"
-			if schema {
-				key = "input_schema"
-			}
-			return nil, errAt(eAt.field(key), "want a JSON Schema object, got %s", rawKind(s.Parameters))
 		}
 		specs = append(specs, s)
 	}

@@ -1,9 +1,10 @@
 // Package evalkit is the vocabulary of evalkit, a Go test-framework extension
 // for testing LLM and agent behaviour with plain go test: the Transcript an
-// agent run produces (messages, tool calls and their results) and the
-// decoders that read real transcripts.
+// agent run produces (messages, tool calls and their results, and what agent
+// runtimes record beside them: latency, usage, workflow states, hand-offs,
+// guardrails) and the decoders that read real transcripts.
 //
-//	tr, err := evalkit.Load("testdata/refund_run.json") // OpenAI chat, evalkit JSON or τ-bench
+//	tr, err := evalkit.Load("testdata/refund_run.json") // OpenAI Chat or Responses, Anthropic Messages, evalkit JSON, τ-bench
 //	if err != nil {
 //		t.Fatal(err)
 //	}

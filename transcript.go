@@ -104,7 +104,7 @@ type Message struct {
 
 // Reasoning is one block of a model's reasoning: an Anthropic thinking or
 // redacted_thinking block, or an OpenAI Responses reasoning item (its
-// summary texts joined with "\n").
+// reasoning texts, or else its summary texts, joined with "\n").
 type Reasoning struct {
 	// Text is the reasoning as the provider returned it; empty when it was
 	// redacted or encrypted.
@@ -117,8 +117,8 @@ type Reasoning struct {
 
 // Part is a non-text content part of a message or tool result: an image, an
 // audio clip, a video, a file, or a part type evalkit does not know (kept
-// with its type only). At least one of Data, URL and FileID locates the
-// media of an image, audio or video part.
+// with its type only). Decode requires one of Data, URL and FileID to
+// locate the media of an image, audio, video or file part.
 type Part struct {
 	// Type is "image", "audio", "video", "file" (a document such as a PDF;
 	// PromptKit calls it "document"), or the source's own type name.
@@ -214,8 +214,8 @@ type ToolResult struct {
 	Name string
 	// Content is the tool message's text, as the model saw it.
 	Content string
-	// Parts is the media the tool returned (the tool message's Parts): an
-	// image from a screenshot tool, say.
+	// Parts is the media the tool returned, such as a screenshot: the tool
+	// message's Parts, shared with it, not copied.
 	Parts   []Part
 	IsError bool
 	// MessageIndex is the index in Transcript.Messages of the tool message.

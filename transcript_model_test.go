@@ -232,7 +232,7 @@ func TestDecodeExtendedModelErrors(t *testing.T) {
 		{"video without media", msg(`"parts": [{"type": "video", "mime_type": "video/mp4"}]`),
 			"evalkit: messages[0].parts[0]: a video part needs a URL, data or a file id"},
 		{"text in parts", msg(`"parts": [{"type": "text", "text": "x"}]`),
-			`evalkit: messages[0].parts[0]: want a media part {type, mime_type, url, data, ...}: text belongs in "content"`},
+			`evalkit: messages[0].parts[0]: want a media part {type, mime_type, url, data, ...}: text, tool calls, results and reasoning have fields of their own`},
 		{"data URL beside data", msg(`"parts": [{"type": "image", "data": "AAAA", "url": "data:image/png;base64,AAAA"}]`),
 			"evalkit: messages[0].parts[0].url: a data: URL beside inline data: which holds the media is ambiguous"},
 
