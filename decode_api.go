@@ -505,6 +505,12 @@ func anthropicFinish(stop string) string {
 
 type usageDialect int
 
+const (
+	usageChat usageDialect = iota
+	usageResponses
+	usageAnthropic
+)
+
 // usageReader reads token counts from a usage object, keeping the first
 // error.
 type usageReader struct {
@@ -537,12 +543,6 @@ func (r *usageReader) detail(parent, key string) int {
 	return n
 }
 
-const (
-	usageChat usageDialect = iota
-	usageResponses
-	usageAnthropic
-)
-
 // apiUsage reads a provider's usage object into a Usage: Chat Completions'
 // prompt_tokens, completion_tokens and prompt_tokens_details.cached_tokens;
 // Responses' input_tokens, output_tokens and
@@ -568,15 +568,16 @@ func apiUsage(raw json.RawMessage, at *loc, d usageDialect) (*Usage, error) {
 		u = Usage{InputTokens: r.count("input_tokens"), OutputTokens: r.count("output_tokens"),
 			CachedInputTokens: r.detail("input_tokens_details", "cached_tokens")}
 	case usageAnthropic:
+		// Summed in int64: three counts below 2³¹ may pass it together.
 		read := r.count("cache_read_input_tokens")
-		u = Usage{InputTokens: r.count("input_tokens") + r.count("cache_creation_input_tokens") + read,
-			OutputTokens: r.count("output_tokens"), CachedInputTokens: read}
+		in := int64(r.count("input_tokens")) + int64(r.count("cache_creation_input_tokens")) + int64(read)
+		if in > maxTokens {
+			return nil, errAt(at, "%d input tokens: more than one response can hold", in)
+		}
+		u = Usage{InputTokens: int(in), OutputTokens: r.count("output_tokens"), CachedInputTokens: read}
 	}
 	if r.err != nil {
 		return nil, r.err
-	}
-	if u.InputTokens > maxTokens {
-		return nil, errAt(at, "%d input tokens: more than one response can hold", u.InputTokens)
 	}
 	if u.CachedInputTokens > u.InputTokens {
 		return nil, errAt(at, "%d cached input tokens but %d input tokens: cached tokens are part of the input", u.CachedInputTokens, u.InputTokens)
