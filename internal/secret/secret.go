@@ -6,6 +6,7 @@ package secret
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -154,7 +155,7 @@ type shape struct {
 // a URL's password, a query parameter or an assignment with a credential
 // name) need a value that looks random.
 var shapes = []shape{
-	{"an OpenAI or Anthropic key (sk-…)", regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{20,}`), true},
+	{"an OpenAI or Anthropic key (sk-…)", regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{10,}`), true},
 	{"a Google API key (AIza…)", regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`), false},
 	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false},
 	{"a GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`), false},
@@ -169,6 +170,10 @@ var shapes = []shape{
 	{"a credential assigned to a credential name", regexp.MustCompile(`(?i)["']?(?P<n>[A-Za-z0-9_\-]*(?:key|secret|password|passwd|token|authorization|credential))["']?\s*[:=]\s*["']?(?P<s>[^"'\s,;}&\\]{8,})`), true},
 }
 
+// digest is a value that names itself a SHA-256 digest, such as a
+// recording's key: a hash of content, not a credential.
+var digest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
 // Finding is one credential-shaped string in a text.
 type Finding struct {
 	// Kind says what it looks like: "an OpenAI or Anthropic key (sk-…)".
@@ -179,7 +184,9 @@ type Finding struct {
 	start, end int
 }
 
-// Find returns the credential-shaped strings in s, in order.
+// Find returns the credential-shaped strings in s, in order, each once:
+// where two shapes find one string, the more specific (a provider's key
+// format before "Bearer …") names it.
 func Find(s string) []Finding {
 	var out []Finding
 	for _, sh := range shapes {
@@ -193,13 +200,26 @@ func Find(s string) []Finding {
 				continue
 			}
 			val := s[start:end]
-			if strings.Contains(val, Redacted) || sh.random && !random(val) {
+			if strings.Contains(val, Redacted) || digest.MatchString(val) || sh.random && !random(val) {
 				continue
+			}
+			if overlaps(out, start, end) {
+				continue // a more specific shape found it first
 			}
 			out = append(out, Finding{Kind: sh.name, Masked: mask(val), start: start, end: end})
 		}
 	}
+	slices.SortFunc(out, func(a, b Finding) int { return a.start - b.start })
 	return out
+}
+
+func overlaps(found []Finding, start, end int) bool {
+	for _, f := range found {
+		if start < f.end && f.start < end {
+			return true
+		}
+	}
+	return false
 }
 
 // RedactShapes replaces every credential-shaped string in s (see Find) by

@@ -52,6 +52,7 @@ func TestSecretFind(t *testing.T) {
 		"https://judge.example.test/v1?key=AIzaTEST3333&alt=json",
 		`{"api_key": "body-secret-4444"}`,
 		"X-Api-Key=ak-test-2222",
+		"sk-test-AAAA1111",
 	} {
 		assert.NotEmpty(t, secret.Find(s), s)
 		red := secret.RedactShapes(s)
@@ -66,6 +67,7 @@ func TestSecretFind(t *testing.T) {
 		"password = 'hunter2'",
 		"desk-organisation-and-risk-assessment-framework",
 		"https://example.com/search?q=refund+policy&page=2",
+		`"key": "sha256:9e9fbb8d7cd8c5f8cfd2be1ddb665b740b3b6a0537a70d67a0e12f7f1282a985"`,
 	} {
 		assert.Empty(t, secret.Find(s), s)
 	}
