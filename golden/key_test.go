@@ -3,8 +3,8 @@ package golden_test
 import (
 	"context"
 	"crypto/sha256"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,19 +57,21 @@ func TestGoldenKeyC20(t *testing.T) {
 	}
 
 	misses := map[string]func(id *evalkit.Identity, r *evalkit.JudgeRequest){
-		"r2 other model":          func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { id.Model = "judge-max" },
-		"r3 temperature omitted":  func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { delete(id.Settings, "temperature") },
-		"r4 max_tokens 16":        func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { id.Settings["max_tokens"] = 16 },
-		"r5 rubric changed":       func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Rubric = "Must cite the refund window and fees." },
-		"other criteria":          func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Criteria = "Grades the tone" },
-		"other prompt version":    func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { id.PromptVersion = "v2" },
-		"other provider":          func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { id.Provider = "vllm" },
-		"other scale":             func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Scale = evalkit.Scale{Min: 1, Max: 5} },
-		"other labels":            func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Labels = []string{"yes", "no"} },
-		"labels reordered":        func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Labels = []string{"no", "yes"} },
-		"a request model":         func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Model = "judge-max" },
-		"a context document":      func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Context = []string{"Refund policy: 30 days."} },
-		"another verdict schema":  func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.VerdictSchema = json.RawMessage(`{"type": "object"}`) },
+		"r2 other model":         func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { id.Model = "judge-max" },
+		"r3 temperature omitted": func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { delete(id.Settings, "temperature") },
+		"r4 max_tokens 16":       func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { id.Settings["max_tokens"] = 16 },
+		"r5 rubric changed":      func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Rubric = "Must cite the refund window and fees." },
+		"other criteria":         func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Criteria = "Grades the tone" },
+		"other prompt version":   func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { id.PromptVersion = "v2" },
+		"other provider":         func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { id.Provider = "vllm" },
+		"other scale":            func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Scale = evalkit.Scale{Min: 1, Max: 5} },
+		"other labels":           func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Labels = []string{"yes", "no"} },
+		"labels reordered":       func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Labels = []string{"no", "yes"} },
+		"a request model":        func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Model = "judge-max" },
+		"a context document":     func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Context = []string{"Refund policy: 30 days."} },
+		"another verdict schema": func(_ *evalkit.Identity, r *evalkit.JudgeRequest) {
+			r.VerdictSchema = json.RawMessage(`{"type": "object"}`)
+		},
 		"temperature 0.2":         func(id *evalkit.Identity, _ *evalkit.JudgeRequest) { id.Settings["temperature"] = 0.2 },
 		"a system prompt":         func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.SystemPrompt = "Be strict." },
 		"whole transcript judged": func(_ *evalkit.Identity, r *evalkit.JudgeRequest) { r.Kind = evalkit.ContentTranscript },

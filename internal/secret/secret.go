@@ -180,7 +180,7 @@ type Finding struct {
 	Kind string
 	// Masked is the secret's first four bytes and its length, never the
 	// secret: "sk-t… (16 bytes)".
-	Masked string
+	Masked     string
 	start, end int
 }
 
