@@ -106,23 +106,24 @@ func readFile(path string) ([]byte, error) {
 // endings and a UTF-8 byte order mark are read as LF and nothing.
 func Decode(name string, data []byte) (*File, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var head struct {
-		Version *int `json:"version"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("golden: %s: not a recording: %s", name, jsonError(data, err))
-	}
-	switch {
-	case head.Version == nil:
-		return nil, fmt.Errorf("golden: %s: not a recording: it has no \"version\"", name)
-	case *head.Version != Version:
-		return nil, fmt.Errorf("golden: %s: format version %d, and this evalkit reads version %d: update evalkit, or re-record the file", name, *head.Version, Version)
+	var f struct {
+		Version *int    `json:"version"`
+		Entries []Entry `json:"entries"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber() // Fields' numbers as the judges' parser gives them
-	var f File
-	if err := dec.Decode(&f); err != nil {
+	err := dec.Decode(&f)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("more data after its JSON object")
+	}
+	switch {
+	case f.Version != nil && *f.Version != Version:
+		// Before any other error: another version may be another shape.
+		return nil, fmt.Errorf("golden: %s: format version %d, and this evalkit reads version %d: update evalkit, or re-record the file", name, *f.Version, Version)
+	case err != nil:
 		return nil, fmt.Errorf("golden: %s: not a recording: %s", name, jsonError(data, err))
+	case f.Version == nil:
+		return nil, fmt.Errorf("golden: %s: not a recording: it has no \"version\"", name)
 	}
 	seen := make(map[string]bool, len(f.Entries))
 	for i, e := range f.Entries {
@@ -137,7 +138,7 @@ func Decode(name string, data []byte) (*File, error) {
 	if f.Entries == nil {
 		f.Entries = []Entry{}
 	}
-	return &f, nil
+	return &File{Version: Version, Entries: f.Entries}, nil
 }
 
 // jsonError says where in data a decoding error is: "line 3, column 7:

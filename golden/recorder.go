@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"slices"
 	"context"
 	"encoding/json"
 	"errors"
@@ -351,16 +352,43 @@ func cleanAll(ss []string, clean func(string) string) []string {
 
 // verdict returns a copy of the entry's verdict that shares nothing with
 // it: the caller may change it.
-func (e Entry) verdict() (evalkit.Verdict, error) {
-	data, err := json.Marshal(e.Verdict)
-	if err != nil {
-		return evalkit.Verdict{}, fmt.Errorf("golden: entry %s: %w", e.Key, err)
+func (e Entry) verdict() (evalkit.Verdict, error) { return copyVerdict(e.Verdict), nil }
+
+func copyVerdict(v evalkit.Verdict) evalkit.Verdict {
+	if v.Passed != nil {
+		p := *v.Passed
+		v.Passed = &p
 	}
-	var v evalkit.Verdict
-	if err := decodeUseNumber(data, &v); err != nil {
-		return evalkit.Verdict{}, fmt.Errorf("golden: entry %s: %w", e.Key, err)
+	v.Criteria = slices.Clone(v.Criteria)
+	if v.Fields != nil {
+		v.Fields = copyValue(v.Fields).(map[string]any)
 	}
-	return v, nil
+	if v.Votes != nil {
+		v.Votes = slices.Clone(v.Votes)
+		for i := range v.Votes {
+			v.Votes[i].Verdict = copyVerdict(v.Votes[i].Verdict)
+		}
+	}
+	return v
+}
+
+// copyValue deep-copies a decoded JSON value.
+func copyValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = copyValue(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = copyValue(x)
+		}
+		return out
+	}
+	return v
 }
 
 func decodeUseNumber(data []byte, v any) error {

@@ -156,9 +156,9 @@ func TestGoldenBadFiles(t *testing.T) {
 		"not JSON":        {"{\n  \"version\": 1,\n  \"entries\": [\n}", `golden: PATH: not a recording: line 4, column 1: invalid character '}' looking for beginning of value`},
 		"empty":           {"", `golden: PATH: not a recording: the JSON ends too early`},
 		"no version":      {`{"entries": []}`, `golden: PATH: not a recording: it has no "version"`},
-		"unknown version": {`{"version": 2, "entries": []}`, `golden: PATH: format version 2, and this evalkit reads version 1: update evalkit, or re-record the file`},
+		"unknown version": {`{"version": 2, "entries": {"another": "shape"}}`, `golden: PATH: format version 2, and this evalkit reads version 1: update evalkit, or re-record the file`},
 		"bad key":         {`{"version": 1, "entries": [{"key": "md5:abc"}]}`, `golden: PATH: entry 1: key "md5:abc" is not sha256: and 64 hex digits`},
-		"trailing data":   {`{"version": 1, "entries": []} {}`, `golden: PATH: not a recording: line 1, column 31: invalid character '{' after top-level value`},
+		"trailing data":   {`{"version": 1, "entries": []} {}`, `golden: PATH: not a recording: more data after its JSON object`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := recordingPath(t)
