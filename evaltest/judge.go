@@ -24,19 +24,25 @@ func WithJudge(j evalkit.Judge) Option {
 }
 
 // evalRegistry is the registry Eval uses: the T's (nil for the built-in
-// one) made to ask the T's judge, when it has one.
-func (t *T) evalRegistry() *assert.Registry {
-	if t.judge == nil {
+// one) made to ask judge, when the T has one.
+func (t *T) evalRegistry(judge evalkit.Judge) *assert.Registry {
+	if judge == nil {
 		return t.registry
 	}
-	t.judgeRegistryOnce.Do(func() {
-		reg := t.registry
-		if reg == nil {
-			reg = assert.NewRegistry()
-		}
-		t.judgeRegistry = reg.WithJudge(t.judge)
-	})
-	return t.judgeRegistry
+	reg := t.registry
+	if reg == nil {
+		reg = assert.NewRegistry()
+	}
+	return reg.WithJudge(judge)
+}
+
+// stepJudge returns the judge one judged step asks: the T's judge through
+// its recording (see WithJudge), or nil when the T has no judge.
+func (t *T) stepJudge() *stepJudge {
+	if t.judge == nil {
+		return nil
+	}
+	return &stepJudge{t: t}
 }
 
 // Judge asks the T's judge whether the last assistant message meets
@@ -91,7 +97,8 @@ func (e *Expectation) judged(name string, kind evalkit.ContentKind, criteria str
 		}))
 		return
 	}
-	e.report(label, assert.JudgeCheck(e.t.judge, kind, criteria, opts...))
+	step := e.t.stepJudge()
+	e.reportJudged(label, assert.JudgeCheck(step, kind, criteria, opts...), step)
 }
 
 // judgeLabel renders a judged step as written, the criteria cut to
