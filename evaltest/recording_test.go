@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"regexp"
 	"runtime"
 	"sync"
@@ -218,4 +219,44 @@ func TestRecordingCorruptFile(t *testing.T) {
 	})
 	assert.Equal(t, []string{`Judge("Confirms the refund"): error: llm_judge: the judge failed: golden: testdata/evalkit/TestBroken.judge.json: format version 7, and this evalkit reads version 1: update evalkit, or re-record the file
 transcript: 9 messages`}, tb.errors)
+}
+
+// End to end, through a real go test: parallel same-named subtests record
+// into one file; recording again (go test -count=3, twice) writes the
+// same bytes; replaying asks no judge; -evalkit.mode is read.
+func TestRecordingEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	dir := t.TempDir()
+	goTest := func(env []string, args ...string) (string, error) {
+		cmd := exec.Command(goBin, append([]string{"test", "./testdata/recordprobe"}, args...)...)
+		cmd.Env = append(os.Environ(), append([]string{"EVALKIT_MODE=", "PROBE_DIR=" + dir, "EVALKIT_USAGE_DIR=" + dir + "/usage"}, env...)...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := goTest([]string{"EVALKIT_MODE=record"}, "-count=3", "-race")
+	require.NoError(t, err, out)
+	path := dir + "/testdata/evalkit/TestRefund.judge.json"
+	first, err := os.ReadFile(path)
+	require.NoError(t, err)
+	f, err := golden.Load(path)
+	require.NoError(t, err)
+	assert.Len(t, f.Entries, 6, "3 answers × 2 criteria, from 6 same-named parallel subtests")
+
+	out, err = goTest([]string{"EVALKIT_MODE=record", "PROBE_NO_LIVE=1"}, "-count=3")
+	require.NoError(t, err, "recording again asks nothing: %s", out)
+	second, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(first), string(second), "byte-identical")
+
+	out, err = goTest([]string{"PROBE_NO_LIVE=1"}, "-count=1")
+	require.NoError(t, err, "replay asks no judge: %s", out)
+	out, err = goTest([]string{"PROBE_NO_LIVE=1"}, "-count=1", "-evalkit.mode=live")
+	require.Error(t, err, "-evalkit.mode=live asks the live judge")
+	assert.Contains(t, out, "the live judge was asked")
 }
