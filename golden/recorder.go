@@ -2,13 +2,13 @@ package golden
 
 import (
 	"bytes"
-	"slices"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
