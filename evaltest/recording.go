@@ -180,6 +180,8 @@ type stepJudge struct {
 	rec     *golden.Recorder
 }
 
+// Judge asks the T's judge through its recording, or directly when it is
+// not recorded.
 func (s *stepJudge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 	rec, err := s.t.recorder()
 	if err != nil {

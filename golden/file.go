@@ -27,7 +27,9 @@ const Version = 1
 // reviewable diff, and recording twice writes the same bytes. A file
 // checked out with CRLF line endings reads the same.
 type File struct {
-	Version int     `json:"version"`
+	// Version is the format version: Version (1).
+	Version int `json:"version"`
+	// Entries are the recorded verdicts, sorted by Key when written.
 	Entries []Entry `json:"entries"`
 }
 
@@ -59,18 +61,32 @@ type Entry struct {
 // long text cut to an excerpt that says how much was left out
 // ("… [1234 more bytes]").
 type Summary struct {
-	Criteria      string              `json:"criteria"`
-	Kind          evalkit.ContentKind `json:"kind,omitempty"`
-	Input         string              `json:"input,omitempty"`
-	Content       string              `json:"content"`
-	Rubric        string              `json:"rubric,omitempty"`
-	Reference     string              `json:"reference,omitempty"`
-	Context       []string            `json:"context,omitempty"`
-	Scale         evalkit.Scale       `json:"scale"`
-	Labels        []string            `json:"labels,omitempty"`
-	Model         string              `json:"model,omitempty"`
-	SystemPrompt  string              `json:"system_prompt,omitempty"`
-	VerdictSchema string              `json:"verdict_schema,omitempty"`
+	// Criteria are the request's criteria, whole up to 1000 bytes.
+	Criteria string `json:"criteria"`
+	// Kind is what Content holds: "" (an answer), "transcript" or
+	// "tool_calls".
+	Kind evalkit.ContentKind `json:"kind,omitempty"`
+	// Input is the user's request the content answers, up to 200 bytes.
+	Input string `json:"input,omitempty"`
+	// Content is the text judged, up to 400 bytes.
+	Content string `json:"content"`
+	// Rubric, Reference and SystemPrompt are the request's, up to 200
+	// bytes each.
+	Rubric    string `json:"rubric,omitempty"`
+	Reference string `json:"reference,omitempty"`
+	// Context holds each context document, up to 200 bytes each.
+	Context []string `json:"context,omitempty"`
+	// Scale is the request's scale; the zero Scale is written as
+	// evalkit.DefaultScale, which it means.
+	Scale evalkit.Scale `json:"scale"`
+	// Labels are the labels the judge was offered, in order.
+	Labels []string `json:"labels,omitempty"`
+	// Model is the model the request asked for, when it asked.
+	Model        string `json:"model,omitempty"`
+	SystemPrompt string `json:"system_prompt,omitempty"`
+	// VerdictSchema is the verdict JSON Schema asked for, as compact
+	// JSON, up to 200 bytes.
+	VerdictSchema string `json:"verdict_schema,omitempty"`
 }
 
 // Load reads and checks the recording at path (see Decode). A file that

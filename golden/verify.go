@@ -11,7 +11,10 @@ import (
 
 // VerifyError lists every problem Verify found in one recording.
 type VerifyError struct {
-	Path     string
+	// Path is the recording's path.
+	Path string
+	// Problems are one sentence each, in the order found: "line 38:
+	// looks like an OpenAI or Anthropic key (sk-…): sk-l… (28 bytes)".
 	Problems []string
 }
 
