@@ -63,8 +63,8 @@
 //
 // and a failed replayed verdict where it came from:
 //
-//	    judge: gpt-4.1-mini (replayed testdata/evalkit/TestRefund.judge.json)
-//	    hint: EVALKIT_MODE=refresh go test -run '^TestRefund$'   # re-judge against the live judge
+//	judge: gpt-4.1-mini (replayed testdata/evalkit/TestRefund.judge.json)
+//	hint: EVALKIT_MODE=refresh go test -run '^TestRefund$'   # re-judge against the live judge
 //
 // With go test -artifacts (Go 1.26+), the transcript of a failed check is
 // written to the test's artifact directory.
