@@ -87,7 +87,7 @@ func (e *Expectation) reportJudged(label string, c assert.Check, step *stepJudge
 		return
 	}
 	e.ok = false
-	msg := e.t.message(label, e.tr, res, err, step.noteFor(err, true))
+	msg := e.t.message(label, e.tr, res, err, step.noteFor(err))
 	if e.fatal {
 		e.t.tb.Fatalf("%s", msg)
 		return

@@ -19,6 +19,15 @@ import (
 // WithRegistry. Without it, a judged step is an evaluation error naming
 // this option. Use a real judge (packages openaijudge, anthropicjudge) or a
 // fake (package judgefake).
+//
+// A judge with an identity (evalkit.Identifier: the real judges, a panel
+// of them) is recorded: its verdicts are answered from and added to
+// testdata/evalkit/<TestName>.judge.json, one file for a top-level test
+// and all its subtests, as the mode says (see WithMode and the package
+// doc; replay by default, so a missing verdict fails the step and the
+// judge is never asked). The file is read at the first judged step, and
+// written when the test ends. Fakes are not recorded, and a
+// *golden.Recorder given here is used as it is (its Save is yours).
 func WithJudge(j evalkit.Judge) Option {
 	return func(t *T) { t.judge = j }
 }

@@ -63,7 +63,8 @@ func (t *T) resolveMode() (golden.Mode, error) {
 }
 
 // recordable reports whether a judge's verdicts can be recorded: it has an
-// identity with a provider. Fakes and closures have none.
+// identity with a provider. Fakes and closures have none. A
+// *golden.Recorder of the user's own is used as it is.
 func recordable(j evalkit.Judge) bool {
 	id, ok := j.(evalkit.Identifier)
 	return ok && id.Identity().Provider != ""
@@ -87,10 +88,16 @@ func (t *T) recorder() (*golden.Recorder, error) {
 			t.rec.err = err
 			return
 		}
-		if mode == golden.ModeLive || !recordable(t.judge) {
+		own, isOwn := t.judge.(*golden.Recorder)
+		if !isOwn && (mode == golden.ModeLive || !recordable(t.judge)) {
 			return
 		}
 		t.rec.test, _, _ = strings.Cut(t.tb.Name(), "/")
+		if isOwn {
+			// The user's own recording: answered through, saved by them.
+			t.rec.rec = own
+			return
+		}
 		path := filepath.Join("testdata", "evalkit", fileName(t.rec.test)+".judge.json")
 		t.rec.rec, t.rec.err = sharedRecorder(path, mode, t.judge)
 		if t.rec.err != nil {
@@ -219,11 +226,11 @@ type note struct {
 // maxDiffers bounds the differs lines of a replay miss.
 const maxDiffers = 6
 
-// noteFor says what a step's message adds about the recording: for a
+// noteFor says what a failed step's message adds about the recording: for a
 // replay miss, the nearest entry, what differs and the command that
 // records it; for a failed replayed verdict, where it came from and the
 // command that asks the live judge again.
-func (s *stepJudge) noteFor(err error, failed bool) *note {
+func (s *stepJudge) noteFor(err error) *note {
 	if s == nil {
 		return nil
 	}
@@ -244,7 +251,7 @@ func (s *stepJudge) noteFor(err error, failed bool) *note {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err != nil || !failed || s.rec == nil || len(s.origins) == 0 {
+	if err != nil || s.rec == nil || len(s.origins) == 0 {
 		return nil
 	}
 	how := s.origins[0].String()

@@ -260,3 +260,23 @@ func TestRecordingEndToEnd(t *testing.T) {
 	require.Error(t, err, "-evalkit.mode=live asks the live judge")
 	assert.Contains(t, out, "the live judge was asked")
 }
+
+// A *golden.Recorder of the user's own is used as it is: its file, its
+// mode, its Save.
+func TestRecordingOwnRecorder(t *testing.T) {
+	isolate(t)
+	rec, err := golden.New("mine.judge.json", &liveJudge{fake: judgefake.Fixed(verdict055)}, golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	tb := run("TestRefund", []evaltest.Option{evaltest.WithJudge(rec)}, func(et *evaltest.T) {
+		et.Expect(nineMessages()).Judge("Confirms the refund", evalassert.MinScore(0.8))
+	})
+	require.Len(t, tb.errors, 1)
+	assert.Contains(t, tb.errors[0], "judge: gpt-4.1-mini (recorded mine.judge.json)")
+	_, err = os.Stat("testdata")
+	assert.True(t, os.IsNotExist(err), "no recording of evaltest's own")
+	_, err = os.Stat("mine.judge.json")
+	assert.True(t, os.IsNotExist(err), "saved only when the user says so")
+	require.NoError(t, rec.Save())
+	_, err = os.Stat("mine.judge.json")
+	assert.NoError(t, err)
+}

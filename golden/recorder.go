@@ -190,7 +190,7 @@ func (r *Recorder) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit
 // WithRedact), and Fields' numbers as json.Number, as ParseVerdict gives
 // them. An invalid request or a done context is an error before anything
 // else; the live judge's errors are returned as they are, and nothing is
-// recorded for them.
+// recorded for them. With an error, the Origin means nothing.
 func (r *Recorder) JudgeOrigin(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, Origin, error) {
 	st := r.st
 	if st.mode == ModeLive {
@@ -224,7 +224,7 @@ func (r *Recorder) JudgeOrigin(ctx context.Context, req evalkit.JudgeRequest) (e
 		st.mu.Unlock()
 		select {
 		case <-c.done:
-			return c.v, OriginRecorded, c.err
+			return copyVerdict(c.v), OriginRecorded, c.err
 		case <-ctx.Done():
 			return evalkit.Verdict{}, OriginRecorded, ctx.Err()
 		}
@@ -300,7 +300,7 @@ func (r *Recorder) entry(req evalkit.JudgeRequest, k requestKey, v evalkit.Verdi
 		Labels:        cleanAll(req.Labels, clean),
 		Model:         clean(req.Model),
 		SystemPrompt:  excerpt(req.SystemPrompt, maxExcerpt),
-		VerdictSchema: excerpt(string(req.VerdictSchema), maxExcerpt),
+		VerdictSchema: excerpt(compact(req.VerdictSchema), maxExcerpt),
 	}
 	for _, c := range req.Context {
 		sum.Context = append(sum.Context, excerpt(c, maxExcerpt))
@@ -326,6 +326,16 @@ func (r *Recorder) entry(req evalkit.JudgeRequest, k requestKey, v evalkit.Verdi
 		Verdict:    stored,
 		RecordedAt: r.st.now().UTC().Truncate(time.Second),
 	}, nil
+}
+
+// compact returns raw JSON without insignificant space, or as it is when
+// it does not parse (Key has refused it then).
+func compact(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
 }
 
 // clean redacts s for writing: the identity's credential values, the
