@@ -52,7 +52,9 @@
 //	refresh  ask the live judge everything again; drop what no step used
 //	live     ask the live judge; record nothing
 //
-// Replaying needs no credential (openaijudge.FromEnv() with no key keys
+// The -evalkit.mode flag is known only to test binaries that import
+// evaltest, so go test ./... with it fails in packages that do not; use
+// EVALKIT_MODE there. Replaying needs no credential (openaijudge.FromEnv() with no key keys
 // and replays). A miss says what to run:
 //
 //	refund_test.go:17: Judge("Confirms the refund", MinScore(0.80)): error: llm_judge: the judge failed: golden: not recorded: testdata/evalkit/TestRefund.judge.json has no verdict for this request (key sha256:3f2a9c4d5e6f)

@@ -83,11 +83,12 @@ func (j *liveJudge) Identity() evalkit.Identity {
 }
 
 // isolate runs the test in a directory of its own, its usage logs kept
-// there too.
+// there too, in the default mode whatever EVALKIT_MODE the run has.
 func isolate(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("EVALKIT_USAGE_DIR", dir+"/usage")
+	t.Setenv("EVALKIT_MODE", "")
 }
 
 var shortKeys = regexp.MustCompile(`sha256:[0-9a-f]{12}`)
