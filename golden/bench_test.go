@@ -2,6 +2,7 @@ package golden_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,6 +74,24 @@ func BenchmarkReplayVsFixedFake(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// BenchmarkReplayMiss10k: a request a 10,000-entry recording lacks, the
+// nearest entry found and what differs said.
+func BenchmarkReplayMiss10k(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "Bench.judge.json")
+	reqs := benchRecording(b, path)
+	rec, err := golden.New(path, newLive(testIdentity))
+	if err != nil {
+		b.Fatal(err)
+	}
+	miss := reqs[5000]
+	miss.Criteria = "Confirms the refund"
+	for b.Loop() {
+		if _, err := rec.Judge(context.Background(), miss); !errors.Is(err, golden.ErrNotRecorded) {
+			b.Fatal(err)
+		}
+	}
 }
 
 // BenchmarkLoad10k: reading a 10,000-entry recording, once per test that

@@ -114,30 +114,53 @@ func (st *store) notRecorded(r *Recorder, req evalkit.JudgeRequest, k requestKey
 		return e
 	}
 	now := flatten("judge", secret.Value(r.id.tree, r.clean))
-	best := -1
+	// Count the differing fields of every entry cheaply (digests, and the
+	// judge's identity once per distinct identity); describe the nearest.
+	judgeDiffs := map[string]int{}
+	best, nearest := -1, ""
 	for _, key := range slices.Sorted(maps.Keys(st.entries)) {
 		ent := st.entries[key]
-		diffs := differences(now, ent, req, k, r.clean)
-		if best < 0 || len(diffs) < best {
-			best, e.Nearest, e.NearestRecordedAt, e.Differs = len(diffs), key, ent.RecordedAt, diffs
+		idJSON := string(mustJSON(ent.Judge))
+		n, seen := judgeDiffs[idJSON]
+		if !seen {
+			n = len(judgeDifferences(now, ent))
+			judgeDiffs[idJSON] = n
+		}
+		for f := range union(k.digests, ent.Digests) {
+			if k.digests[f] != ent.Digests[f] {
+				n++
+			}
+		}
+		if best < 0 || n < best {
+			best, nearest = n, key
 		}
 	}
+	ent := st.entries[nearest]
+	e.Nearest, e.NearestRecordedAt, e.Differs = nearest, ent.RecordedAt, differences(now, ent, req, k, r.clean)
 	return e
+}
+
+// judgeDifferences lists how the judge's identity now differs from the
+// entry's.
+func judgeDifferences(judgeNow map[string]string, ent Entry) []Difference {
+	var out []Difference
+	var recorded any
+	if err := decodeUseNumber(mustJSON(ent.Judge), &recorded); err != nil {
+		return []Difference{{Field: "judge", Now: "(an identity)", Recorded: "(one that does not read)"}}
+	}
+	judgeThen := flatten("judge", shortNumbers(recorded))
+	for _, f := range slices.Sorted(maps.Keys(union(judgeNow, judgeThen))) {
+		if judgeNow[f] != judgeThen[f] {
+			out = append(out, Difference{Field: f, Now: orNotSet(judgeNow[f]), Recorded: orNotSet(judgeThen[f])})
+		}
+	}
+	return out
 }
 
 // differences lists how a request differs from a recorded entry. clean
 // redacts the request's text as the recording did.
 func differences(judgeNow map[string]string, ent Entry, req evalkit.JudgeRequest, k requestKey, clean func(string) string) []Difference {
-	var out []Difference
-	var recorded any
-	if err := decodeUseNumber(mustJSON(ent.Judge), &recorded); err == nil {
-		judgeThen := flatten("judge", shortNumbers(recorded))
-		for _, f := range slices.Sorted(maps.Keys(union(judgeNow, judgeThen))) {
-			if judgeNow[f] != judgeThen[f] {
-				out = append(out, Difference{Field: f, Now: orNotSet(judgeNow[f]), Recorded: orNotSet(judgeThen[f])})
-			}
-		}
-	}
+	out := judgeDifferences(judgeNow, ent)
 	for _, f := range slices.Sorted(maps.Keys(union(k.digests, ent.Digests))) {
 		if k.digests[f] == ent.Digests[f] {
 			continue
