@@ -17,12 +17,18 @@ func TestPackageGraph(t *testing.T) {
 	// The vocabulary: standard library, plus the internal JSON extraction
 	// the verdict parser shares with the checks (itself std only).
 	root := []string{mod, mod + "/internal/jsonx", mod + "/internal/textnorm"}
+	// Recordings: the vocabulary, the redaction rules the judges share,
+	// and the standard library.
+	recordings := append(slices.Clone(root), mod+"/golden", mod+"/internal/secret")
 	allowed := map[string][]string{
 		".":           root,
 		"./judgefake": append(slices.Clone(root), mod+"/judgefake"),
 		// The real judges are thin net/http clients: no SDK, no module.
-		"./openaijudge":    append(slices.Clone(root), mod+"/openaijudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt"),
-		"./anthropicjudge": append(slices.Clone(root), mod+"/anthropicjudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt"),
+		"./openaijudge":    append(slices.Clone(root), mod+"/openaijudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
+		"./anthropicjudge": append(slices.Clone(root), mod+"/anthropicjudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
+		"./golden":         recordings,
+		// The CLI reads recordings: golden and the vocabulary, no more.
+		"./cmd/evalkit": append(slices.Clone(recordings), mod+"/cmd/evalkit"),
 	}
 	for pkg, allow := range allowed {
 		for _, dep := range nonStandardDeps(t, pkg) {
@@ -40,6 +46,12 @@ func TestPackageGraph(t *testing.T) {
 		if !slices.Contains(core, m) {
 			t.Errorf("evaltest and the judges pull module %s into users' builds, outside the core set", m)
 		}
+	}
+
+	// evaltest records every live judge through golden; golden knows
+	// nothing of evaltest or assert (see allowed above).
+	if imports := goList(t, "-f", "{{range .Imports}}{{.}} {{end}}", "./evaltest"); !slices.Contains(imports, mod+"/golden") {
+		t.Errorf("evaltest does not import golden, so live judges are not recorded")
 	}
 
 	// Only evaltest reports to the test: no other package's non-test files

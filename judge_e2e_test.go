@@ -12,6 +12,7 @@ import (
 	"github.com/evalkit-go/evalkit/anthropicjudge"
 	evalassert "github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/evaltest"
+	"github.com/evalkit-go/evalkit/golden"
 	"github.com/evalkit-go/evalkit/judgefake"
 	"github.com/evalkit-go/evalkit/openaijudge"
 )
@@ -37,7 +38,8 @@ func TestJudgeStepsEndToEnd(t *testing.T) {
 				judge = anthropicjudge.New(anthropicjudge.WithBaseURL(srv.URL), anthropicjudge.WithAPIKey("sk-test"), anthropicjudge.WithHTTPClient(srv.Client()))
 			}
 			tb := &capturingTB{TB: t}
-			evaltest.New(tb, evaltest.WithJudge(judge)).Expect(tr).
+			// Live: this test is about the wire; recordings have their own.
+			evaltest.New(tb, evaltest.WithJudge(judge), evaltest.WithMode(golden.ModeLive)).Expect(tr).
 				JudgeToolCalls("Looks the reservation up before cancelling it", evalassert.PassingLabels("yes"), evalassert.OfferedLabels("yes", "no")).
 				Judge("Confirms the cancellation").
 				Judge("States the refund window", evalassert.MinScore(0.8))

@@ -39,10 +39,34 @@
 //
 // A judge that cannot give a verdict (an unreadable answer, an API failure)
 // is an evaluation error, never a failure or a pass. Package judgefake has
-// fake judges for testing this wiring without a model. Until recorded
-// verdicts land, a live judge such as openaijudge.FromEnv() calls its API on
-// every run: keep live judges out of the default go test (behind a build tag
-// or an environment variable), and use judgefake there.
+// fake judges for testing this wiring without a model.
+//
+// A live judge's verdicts are recorded (package golden): WithJudge wraps
+// every judge with an identity (evalkit.Identifier) in a recording for the
+// top-level test, testdata/evalkit/<TestName>.judge.json — subtests are
+// entries in it — saved when the test ends. Fakes are not recorded. The
+// mode comes from WithMode, else -evalkit.mode, else EVALKIT_MODE:
+//
+//	replay   (default) answer from the recording; a miss fails, never calls the judge
+//	record   answer from the recording; ask the live judge what it lacks
+//	refresh  ask the live judge everything again; drop what no step used
+//	live     ask the live judge; record nothing
+//
+// The -evalkit.mode flag is known only to test binaries that import
+// evaltest, so go test ./... with it fails in packages that do not; use
+// EVALKIT_MODE there. Replaying needs no credential (openaijudge.FromEnv() with no key keys
+// and replays). A miss says what to run:
+//
+//	refund_test.go:17: Judge("Confirms the refund", MinScore(0.80)): error: llm_judge: the judge failed: golden: not recorded: testdata/evalkit/TestRefund.judge.json has no verdict for this request (key sha256:3f2a9c4d5e6f)
+//	    nearest: sha256:9b1c2d3e4f5a (recorded 2026-05-01T10:00:00Z)
+//	    differs: criteria: now "Confirms the refund", recorded "Confirms the refund and states the amount"
+//	    transcript: 9 messages
+//	    hint: EVALKIT_MODE=record go test -run '^TestRefund$'   # record the missing verdict against the live judge
+//
+// and a failed replayed verdict where it came from:
+//
+//	judge: gpt-4.1-mini (replayed testdata/evalkit/TestRefund.judge.json)
+//	hint: EVALKIT_MODE=refresh go test -run '^TestRefund$'   # re-judge against the live judge
 //
 // With go test -artifacts (Go 1.26+), the transcript of a failed check is
 // written to the test's artifact directory.

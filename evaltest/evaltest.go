@@ -3,16 +3,19 @@ package evaltest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/golden"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -24,8 +27,9 @@ type T struct {
 	registry *assert.Registry
 	judge    evalkit.Judge // see WithJudge
 
-	judgeRegistryOnce sync.Once
-	judgeRegistry     *assert.Registry
+	mode    golden.Mode // see WithMode
+	modeSet bool
+	rec     recording // the judge's recording, see recorder
 
 	mu        sync.Mutex
 	artifacts map[*evalkit.Transcript]string // transcripts written, by path
@@ -68,6 +72,13 @@ func (t *T) Require(tr *evalkit.Transcript) *Expectation {
 // call syntax, as the user wrote it.
 func (e *Expectation) report(label string, c assert.Check) {
 	e.t.tb.Helper()
+	e.reportJudged(label, c, nil)
+}
+
+// reportJudged is report for a check that asks step, whose recording the
+// message then mentions (see stepJudge.noteFor); step may be nil.
+func (e *Expectation) reportJudged(label string, c assert.Check, step *stepJudge) {
+	e.t.tb.Helper()
 	res, err := runCheck(e.t.tb.Context(), c, e.tr)
 	if err == nil && !res.Passed && res.Summary == "" {
 		res.Summary = "failed" // a user's check that says nothing still fails visibly
@@ -76,7 +87,7 @@ func (e *Expectation) report(label string, c assert.Check) {
 		return
 	}
 	e.ok = false
-	msg := e.t.message(label, e.tr, res, err)
+	msg := e.t.message(label, e.tr, res, err, step.noteFor(err))
 	if e.fatal {
 		e.t.tb.Fatalf("%s", msg)
 		return
@@ -98,19 +109,31 @@ func runCheck(ctx context.Context, c assert.Check, tr *evalkit.Transcript) (res 
 
 // message renders a failure or evaluation error in DESIGN.md's format: the
 // check in call syntax, the summary (or "error: ..."), labelled lines, a
-// go-cmp diff, and where the transcript was written.
-func (t *T) message(label string, tr *evalkit.Transcript, res assert.Result, err error) string {
+// go-cmp diff, where the transcript was written, and, from n, what the
+// recording of a judged step has to say.
+func (t *T) message(label string, tr *evalkit.Transcript, res assert.Result, err error, n *note) string {
 	var b strings.Builder
 	b.WriteString(label)
 	b.WriteString(": ")
+	if n == nil {
+		n = &note{}
+	}
 	if err != nil {
 		b.WriteString("error: ")
-		b.WriteString(textnorm.Excerpt(err.Error(), maxLine))
+		b.WriteString(textnorm.Excerpt(errorText(err), maxLine))
+		for _, line := range n.lines {
+			b.WriteString("\n")
+			b.WriteString(textnorm.Excerpt(line, maxLine))
+		}
 	} else {
 		b.WriteString(textnorm.Excerpt(res.Summary, maxLine))
-		for i, d := range res.Details {
+		details := res.Details
+		if n.judge != "" {
+			details = withJudgeNote(details, n.judge)
+		}
+		for i, d := range details {
 			if i == maxDetails {
-				fmt.Fprintf(&b, "\n… and %d more lines", len(res.Details)-maxDetails)
+				fmt.Fprintf(&b, "\n… and %d more lines", len(details)-maxDetails)
 				break
 			}
 			fmt.Fprintf(&b, "\n%s: %s", textnorm.Excerpt(d.Label, maxLabel), textnorm.Excerpt(d.Text, maxLine))
@@ -124,7 +147,36 @@ func (t *T) message(label string, tr *evalkit.Transcript, res assert.Result, err
 		b.WriteString("\n")
 		b.WriteString(line)
 	}
+	if n.hint != "" {
+		b.WriteString("\n")
+		b.WriteString(n.hint)
+	}
 	return b.String()
+}
+
+// errorText is err's text, a replay miss's nearest entry and differences
+// left to the lines below it.
+func errorText(err error) string {
+	text := err.Error()
+	var nr *golden.NotRecordedError
+	if errors.As(err, &nr) {
+		if full := nr.Error(); strings.HasSuffix(text, full) {
+			return strings.TrimSuffix(text, full) + nr.Headline()
+		}
+	}
+	return text
+}
+
+// withJudgeNote appends suffix to the "judge" line, or adds one.
+func withJudgeNote(details []assert.Detail, suffix string) []assert.Detail {
+	out := slices.Clone(details)
+	for i, d := range out {
+		if d.Label == "judge" {
+			out[i].Text += suffix
+			return out
+		}
+	}
+	return append(out, assert.Detail{Label: "judge", Text: strings.TrimSuffix(strings.TrimPrefix(suffix, " ("), ")")})
 }
 
 // Bounds on failure output: bytes per line and per diff, lines of details.

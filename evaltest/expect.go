@@ -60,13 +60,18 @@ func (e *Expectation) Check(c assert.Check) *Expectation {
 func (e *Expectation) Eval(checkType string, params map[string]any) *Expectation {
 	e.t.tb.Helper()
 	label := call("Eval", checkType, params)
-	reg := e.t.evalRegistry()
-	e.report(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
+	step := e.t.stepJudge()
+	var judge evalkit.Judge
+	if step != nil {
+		judge = step
+	}
+	reg := e.t.evalRegistry(judge)
+	e.reportJudged(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
 		if reg != nil {
 			return reg.Eval(ctx, checkType, tr, params)
 		}
 		return assert.Eval(ctx, checkType, tr, params)
-	}))
+	}), step)
 	return e
 }
 

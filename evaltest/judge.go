@@ -19,24 +19,39 @@ import (
 // WithRegistry. Without it, a judged step is an evaluation error naming
 // this option. Use a real judge (packages openaijudge, anthropicjudge) or a
 // fake (package judgefake).
+//
+// A judge with an identity (evalkit.Identifier: the real judges, a panel
+// of them) is recorded: its verdicts are answered from and added to
+// testdata/evalkit/<TestName>.judge.json, one file for a top-level test
+// and all its subtests, as the mode says (see WithMode and the package
+// doc; replay by default, so a missing verdict fails the step and the
+// judge is never asked). The file is read at the first judged step, and
+// written when the test ends. Fakes are not recorded, and a
+// *golden.Recorder given here is used as it is (its Save is yours).
 func WithJudge(j evalkit.Judge) Option {
 	return func(t *T) { t.judge = j }
 }
 
 // evalRegistry is the registry Eval uses: the T's (nil for the built-in
-// one) made to ask the T's judge, when it has one.
-func (t *T) evalRegistry() *assert.Registry {
-	if t.judge == nil {
+// one) made to ask judge, when the T has one.
+func (t *T) evalRegistry(judge evalkit.Judge) *assert.Registry {
+	if judge == nil {
 		return t.registry
 	}
-	t.judgeRegistryOnce.Do(func() {
-		reg := t.registry
-		if reg == nil {
-			reg = assert.NewRegistry()
-		}
-		t.judgeRegistry = reg.WithJudge(t.judge)
-	})
-	return t.judgeRegistry
+	reg := t.registry
+	if reg == nil {
+		reg = assert.NewRegistry()
+	}
+	return reg.WithJudge(judge)
+}
+
+// stepJudge returns the judge one judged step asks: the T's judge through
+// its recording (see WithJudge), or nil when the T has no judge.
+func (t *T) stepJudge() *stepJudge {
+	if t.judge == nil {
+		return nil
+	}
+	return &stepJudge{t: t}
 }
 
 // Judge asks the T's judge whether the last assistant message meets
@@ -91,7 +106,8 @@ func (e *Expectation) judged(name string, kind evalkit.ContentKind, criteria str
 		}))
 		return
 	}
-	e.report(label, assert.JudgeCheck(e.t.judge, kind, criteria, opts...))
+	step := e.t.stepJudge()
+	e.reportJudged(label, assert.JudgeCheck(step, kind, criteria, opts...), step)
 }
 
 // judgeLabel renders a judged step as written, the criteria cut to

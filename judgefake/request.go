@@ -147,7 +147,7 @@ func redactQuery(q url.Values) url.Values {
 // isCredentialName reports whether a header or query parameter of this
 // name may carry a credential: its name contains, in any case, "key",
 // "auth", "token", "secret", "password", "cookie" or "signature". It is
-// the rule of the real judges (internal/judgehttp.SecretName), which
+// the rule of the real judges (internal/secret.Name), which
 // judgefake may not import; a test keeps the two in step.
 func isCredentialName(name string) bool {
 	lower := strings.ToLower(name)

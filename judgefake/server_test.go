@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/evalkit-go/evalkit/internal/judgehttp"
+	"github.com/evalkit-go/evalkit/internal/secret"
 	"github.com/evalkit-go/evalkit/judgefake"
 )
 
@@ -646,6 +646,6 @@ func TestJudgefakeRedactsWhatTheJudgesRedact(t *testing.T) {
 	require.NoError(t, err)
 	h := tr.Requests()[0].Header
 	for _, n := range names {
-		assert.Equal(t, judgehttp.SecretName(n), h.Get(n) != "value-"+n, "%s: recorded as %q", n, h.Get(n))
+		assert.Equal(t, secret.Name(n), h.Get(n) != "value-"+n, "%s: recorded as %q", n, h.Get(n))
 	}
 }

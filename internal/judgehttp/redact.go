@@ -8,36 +8,15 @@ import (
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/secret"
 )
 
-// Redacted replaces a secret in text.
-const Redacted = "[redacted]"
-
-// MinSecret is the shortest value treated as a secret. Shorter values are
-// placeholders — the "x", "EMPTY" or "ollama" a local server is given as
-// its key — and replacing them everywhere would garble errors and
-// verdicts; no provider issues keys that short.
-const MinSecret = 8
-
-// SecretName reports whether a header or query parameter of this name may
-// carry a credential: its name contains, in any case, "key", "auth",
-// "token", "secret", "password", "cookie" or "signature" (Authorization,
-// X-Api-Key, Api-Key, Ocp-Apim-Subscription-Key, Helicone-Auth,
-// X-Amz-Security-Token, ...). judgefake redacts the headers of the
-// requests it records by the same rule.
-func SecretName(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"key", "auth", "token", "secret", "password", "cookie", "signature"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
+// Redacted replaces a secret in text (secret.Redacted).
+const Redacted = secret.Redacted
 
 // Secrets lists what a judge must keep out of everything it returns: its
 // API key, the base URL's password, the values of the base URL's query
-// parameters and of the headers whose names SecretName flags (for a value
+// parameters and of the headers whose names secret.Name flags (for a value
 // with a scheme, "Bearer tok", the token alone too).
 func Secrets(apiKey string, base *url.URL, header http.Header) []string {
 	secrets := []string{apiKey}
@@ -48,13 +27,13 @@ func Secrets(apiKey string, base *url.URL, header http.Header) []string {
 			}
 		}
 		for name, vs := range base.Query() {
-			if SecretName(name) {
+			if secret.Name(name) {
 				secrets = append(secrets, vs...)
 			}
 		}
 	}
 	for name, vs := range header {
-		if !SecretName(name) {
+		if !secret.Name(name) {
 			continue
 		}
 		for _, v := range vs {
@@ -67,16 +46,9 @@ func Secrets(apiKey string, base *url.URL, header http.Header) []string {
 	return secrets
 }
 
-// Redact replaces every secret of at least MinSecret bytes in s by
-// "[redacted]".
-func Redact(s string, secrets []string) string {
-	for _, secret := range secrets {
-		if len(secret) >= MinSecret {
-			s = strings.ReplaceAll(s, secret, Redacted)
-		}
-	}
-	return s
-}
+// Redact replaces every secret of at least secret.MinSecret bytes in s by
+// "[redacted]" (secret.Redact).
+func Redact(s string, secrets []string) string { return secret.Redact(s, secrets) }
 
 // RedactURL returns rawURL fit for a message: see RedactedURL. A URL that
 // does not parse is not echoed at all.
@@ -145,40 +117,11 @@ func (e *redactedError) As(target any) bool   { return errors.As(e.err, target) 
 
 // RedactVerdict replaces every secret in what v holds from the reply: the
 // model's name, the whole answer, the reasoning (the verdict's and each
-// criterion's) and the string values of Fields. Scores and the label are
-// left alone: they are read before redaction, and a secret is never one.
+// criterion's) and the string values of Fields (see secret.RedactVerdict).
+// Scores and the label are left alone: they are read before redaction, and
+// a secret is never one.
 func RedactVerdict(v *evalkit.Verdict, secrets []string) {
-	v.Model = Redact(v.Model, secrets)
-	v.Raw = Redact(v.Raw, secrets)
-	v.Reasoning = Redact(v.Reasoning, secrets)
-	for i := range v.Criteria {
-		v.Criteria[i].Reasoning = Redact(v.Criteria[i].Reasoning, secrets)
-	}
-	if v.Fields != nil {
-		v.Fields = redactValue(v.Fields, secrets).(map[string]any)
-	}
-}
-
-// redactValue returns a copy of a decoded JSON value with every string
-// redacted.
-func redactValue(v any, secrets []string) any {
-	switch v := v.(type) {
-	case string:
-		return Redact(v, secrets)
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, x := range v {
-			out[k] = redactValue(x, secrets)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = redactValue(x, secrets)
-		}
-		return out
-	}
-	return v
+	secret.RedactVerdict(v, func(s string) string { return secret.Redact(s, secrets) })
 }
 
 // ParseBaseURL parses a judge's base URL. Its error does not echo the URL,

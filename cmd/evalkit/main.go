@@ -1,0 +1,61 @@
+// Command evalkit inspects and maintains evalkit's recordings of judge
+// verdicts (package golden):
+//
+//	evalkit golden list   [recording ...]          one line per recording
+//	evalkit golden show   [-key PREFIX] [-json] recording ...
+//	evalkit golden verify [recording ...]          format, order, no secrets
+//	evalkit golden prune  [-n] [recording ...]     drop what no test used
+//
+// With no recording named, it takes every *.judge.json in a testdata
+// directory under the current one. verify exits 1 when any recording has
+// a problem, so CI can run it; prune drops the entries the last full test
+// run did not use (it reads the usage logs go test leaves in
+// golden.DefaultUsageDir), and the recordings of tests that no longer
+// exist.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: evalkit golden <command> [flags] [recording ...]
+
+commands:
+  list     one line per recording: entries, size, judges, last recorded
+  show     the entries of recordings (-key PREFIX: those whose key starts so; -json: as JSON)
+  verify   check format, order and that nothing looks like a credential; exit 1 on a problem
+  prune    drop the entries the last full test run did not use, and recordings of
+           tests that no longer exist (-n: only say what; -usage DIR: where the
+           usage logs are)
+
+With no recording named: every *.judge.json in a testdata directory under the current one.
+`
+
+// run is the command: its exit code is 0 when all went well, 1 when a
+// recording has a problem or could not be handled, 2 for a bad command
+// line.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 2 || args[0] != "golden" {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[1], args[2:]
+	switch cmd {
+	case "list":
+		return list(rest, stdout, stderr)
+	case "show":
+		return show(rest, stdout, stderr)
+	case "verify":
+		return verify(rest, stdout, stderr)
+	case "prune":
+		return prune(rest, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "evalkit golden: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}

@@ -1,0 +1,273 @@
+package evaltest
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/golden"
+)
+
+// WithMode sets how the T's live judge is recorded, overriding
+// -evalkit.mode and EVALKIT_MODE: golden.ModeLive for a test that must
+// always ask the live judge (and so needs its credentials), say. Keep
+// golden.ModeRecord and golden.ModeRefresh out of committed code: they
+// reach the network in every run.
+func WithMode(m golden.Mode) Option {
+	return func(t *T) { t.mode, t.modeSet = m, true }
+}
+
+// modeFlagName is the flag that sets the mode: go test -evalkit.mode=record.
+const modeFlagName = "evalkit.mode"
+
+// The -evalkit.mode flag is defined as the package is initialized — a flag
+// defined later is unknown to the flag.Parse that go test's main runs,
+// which then refuses the command line — and only when no other package
+// defined it first, so it never collides: a second copy reads the first's.
+var _ = defineModeFlag()
+
+func defineModeFlag() bool {
+	if flag.Lookup(modeFlagName) == nil {
+		flag.String(modeFlagName, "", "how evaltest records live judges' verdicts: replay, record, refresh or live (default $EVALKIT_MODE, else replay)")
+	}
+	return true
+}
+
+// resolveMode returns the T's mode: WithMode's, else -evalkit.mode's, else
+// EVALKIT_MODE's (read with os.Getenv, so go test's cache knows of it),
+// else golden.ModeReplay.
+func (t *T) resolveMode() (golden.Mode, error) {
+	if t.modeSet {
+		return t.mode, nil
+	}
+	if f := flag.Lookup(modeFlagName); f != nil && f.Value.String() != "" {
+		m, err := golden.ParseMode(f.Value.String())
+		if err != nil {
+			return m, fmt.Errorf("-%s: %w", modeFlagName, err)
+		}
+		return m, nil
+	}
+	m, err := golden.ParseMode(os.Getenv("EVALKIT_MODE"))
+	if err != nil {
+		return m, fmt.Errorf("EVALKIT_MODE: %w", err)
+	}
+	return m, nil
+}
+
+// recordable reports whether a judge's verdicts can be recorded: it has an
+// identity with a provider. Fakes and closures have none. A
+// *golden.Recorder of the user's own is used as it is.
+func recordable(j evalkit.Judge) bool {
+	id, ok := j.(evalkit.Identifier)
+	return ok && id.Identity().Provider != ""
+}
+
+// recording is the T's judge wired to its recording, made on first use.
+type recording struct {
+	once sync.Once
+	rec  *golden.Recorder // nil: the judge is not recorded
+	err  error            // the mode or the recording is bad
+	test string           // the top-level test's name
+}
+
+// recorder returns the Recorder the T's judge answers through, or nil when
+// it is not recorded (a fake, ModeLive). The first call reads the
+// recording and registers its saving with the test's Cleanup.
+func (t *T) recorder() (*golden.Recorder, error) {
+	t.rec.once.Do(func() {
+		mode, err := t.resolveMode()
+		if err != nil {
+			t.rec.err = err
+			return
+		}
+		own, isOwn := t.judge.(*golden.Recorder)
+		if !isOwn && (mode == golden.ModeLive || !recordable(t.judge)) {
+			return
+		}
+		t.rec.test, _, _ = strings.Cut(t.tb.Name(), "/")
+		if isOwn {
+			// The user's own recording: answered through, saved by them.
+			t.rec.rec = own
+			return
+		}
+		path := filepath.Join("testdata", "evalkit", fileName(t.rec.test)+".judge.json")
+		t.rec.rec, t.rec.err = sharedRecorder(path, mode, t.judge)
+		if t.rec.err != nil {
+			return
+		}
+		rec, tb := t.rec.rec, t.tb
+		tb.Cleanup(func() {
+			if tb.Failed() || tb.Skipped() || filtered() {
+				rec.MarkPartial()
+			}
+			if err := rec.Save(); err != nil {
+				tb.Errorf("evaltest: saving the recorded verdicts: %v", err)
+			}
+		})
+	})
+	return t.rec.rec, t.rec.err
+}
+
+// recordings holds one recording per file and mode for the whole test
+// binary, so every test, subtest and T of one top-level test share it:
+// parallel and same-named subtests record into one file, and nothing is
+// lost. Never removed: a test binary is short-lived, and a later
+// -count run replays what an earlier one recorded.
+var recordings struct {
+	sync.Mutex
+	m map[string]*golden.Recorder
+}
+
+func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden.Recorder, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("evaltest: %w", err)
+	}
+	id := abs + "\x00" + mode.String()
+	recordings.Lock()
+	defer recordings.Unlock()
+	if base := recordings.m[id]; base != nil {
+		return base.For(judge)
+	}
+	opts := []golden.Option{golden.WithMode(mode)}
+	if dir := golden.DefaultUsageDir(); dir != "" {
+		opts = append(opts, golden.WithUsageLog(dir))
+	}
+	rec, err := golden.New(path, judge, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if recordings.m == nil {
+		recordings.m = map[string]*golden.Recorder{}
+	}
+	recordings.m[id] = rec
+	return rec, nil
+}
+
+// filtered reports whether go test was asked to run part of a test only
+// (-run with a subtest pattern, -skip, -short): its usage log is then
+// partial, and prune leaves its recording alone.
+func filtered() bool {
+	value := func(name string) string {
+		if f := flag.Lookup(name); f != nil {
+			return f.Value.String()
+		}
+		return ""
+	}
+	return strings.Contains(value("test.run"), "/") || value("test.skip") != "" || value("test.short") == "true"
+}
+
+// fileName makes a test's name a file name: letters, digits, "_", "-" and
+// "." kept, anything else "_".
+func fileName(test string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.' {
+			return r
+		}
+		return '_'
+	}, test)
+}
+
+// stepJudge is the judge one judged step asks: the T's judge through its
+// recording, remembering where each verdict came from for the message.
+// The recording is read on its first call only, so a step that never asks
+// the judge (a bad parameter) and a T with a fake never touch it.
+type stepJudge struct {
+	t       *T
+	mu      sync.Mutex
+	origins []golden.Origin
+	rec     *golden.Recorder
+}
+
+// Judge asks the T's judge through its recording, or directly when it is
+// not recorded.
+func (s *stepJudge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+	rec, err := s.t.recorder()
+	if err != nil {
+		return evalkit.Verdict{}, err
+	}
+	if rec == nil {
+		return s.t.judge.Judge(ctx, req)
+	}
+	v, origin, err := rec.JudgeOrigin(ctx, req)
+	s.mu.Lock()
+	s.rec = rec
+	if err == nil {
+		s.origins = append(s.origins, origin)
+	}
+	s.mu.Unlock()
+	return v, err
+}
+
+// Identity is the T's judge's, so messages name its model.
+func (s *stepJudge) Identity() evalkit.Identity {
+	if id, ok := s.t.judge.(evalkit.Identifier); ok {
+		return id.Identity()
+	}
+	return evalkit.Identity{}
+}
+
+// note says how a judged step's message mentions its recording: a suffix
+// for the judge line, lines after the error, and a hint.
+type note struct {
+	judge string   // " (replayed testdata/evalkit/TestRefund.judge.json)"
+	lines []string // "nearest: …", "differs: …"
+	hint  string   // "hint: EVALKIT_MODE=record go test -run '^TestRefund$'   # …"
+}
+
+// maxDiffers bounds the differs lines of a replay miss.
+const maxDiffers = 6
+
+// noteFor says what a failed step's message adds about the recording: for a
+// replay miss, the nearest entry, what differs and the command that
+// records it; for a failed replayed verdict, where it came from and the
+// command that asks the live judge again.
+func (s *stepJudge) noteFor(err error) *note {
+	if s == nil {
+		return nil
+	}
+	var nr *golden.NotRecordedError
+	if errors.As(err, &nr) {
+		n := &note{hint: s.hint("record", "record the missing verdict against the live judge")}
+		if nr.Nearest != "" {
+			n.lines = append(n.lines, fmt.Sprintf("nearest: %s (recorded %s)", golden.ShortKey(nr.Nearest), nr.NearestRecordedAt.Format("2006-01-02T15:04:05Z07:00")))
+		}
+		for i, d := range nr.Differs {
+			if i == maxDiffers {
+				n.lines = append(n.lines, fmt.Sprintf("… and %d more differences", len(nr.Differs)-maxDiffers))
+				break
+			}
+			n.lines = append(n.lines, "differs: "+d.String())
+		}
+		return n
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil || s.rec == nil || len(s.origins) == 0 {
+		return nil
+	}
+	how := s.origins[0].String()
+	for _, o := range s.origins[1:] {
+		if o != s.origins[0] {
+			how = "replayed and recorded"
+		}
+	}
+	n := &note{judge: " (" + how + " " + filepath.ToSlash(s.rec.Path()) + ")"}
+	if how == "replayed" {
+		n.hint = s.hint("refresh", "re-judge against the live judge")
+	}
+	return n
+}
+
+// hint is the command that runs the step's top-level test in mode.
+func (s *stepJudge) hint(mode, why string) string {
+	return fmt.Sprintf("hint: EVALKIT_MODE=%s go test -run '^%s$'   # %s", mode, regexp.QuoteMeta(s.t.rec.test), why)
+}

@@ -1,0 +1,280 @@
+package golden
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/evalkit-go/evalkit"
+)
+
+// Version is the recording format version this package reads and writes.
+// A file of another version is an error, never read as best it can be.
+const Version = 1
+
+// File is a recording: judge verdicts filed by key. On disk it is JSON
+// with "version": 1 and its entries sorted by key, indented by two
+// spaces, LF line endings and a trailing newline — so a re-recording is a
+// reviewable diff, and recording twice writes the same bytes. A file
+// checked out with CRLF line endings reads the same.
+type File struct {
+	// Version is the format version: Version (1).
+	Version int `json:"version"`
+	// Entries are the recorded verdicts, sorted by Key when written.
+	Entries []Entry `json:"entries"`
+}
+
+// Entry is one recorded verdict.
+type Entry struct {
+	// Key is what the entry is filed under (see Key):
+	// "sha256:" and 64 hex digits.
+	Key string `json:"key"`
+	// Judge is the identity of the judge that gave the verdict, its
+	// credentials left out.
+	Judge evalkit.Identity `json:"judge"`
+	// Request is a readable summary of the request, for review and for
+	// saying how a request that is not recorded differs from this one.
+	Request Summary `json:"request"`
+	// Digests hold, for each field of the request as it was keyed
+	// ("criteria", "content", "scale", ...), the first 16 hex digits of
+	// the SHA-256 of its canonical JSON: they tell which fields of a new
+	// request differ, even where Request holds only an excerpt.
+	Digests map[string]string `json:"digests"`
+	// Verdict is the verdict as the judge gave it, usage and cost (USD)
+	// included; replay returns it as is. Text that looked like a
+	// credential was redacted before it was written.
+	Verdict evalkit.Verdict `json:"verdict"`
+	// RecordedAt is when the verdict was recorded, in UTC, to the second.
+	RecordedAt time.Time `json:"recorded_at"`
+}
+
+// Summary is a readable summary of a judge request: the criteria whole,
+// long text cut to an excerpt that says how much was left out
+// ("… [1234 more bytes]").
+type Summary struct {
+	// Criteria are the request's criteria, whole up to 1000 bytes.
+	Criteria string `json:"criteria"`
+	// Kind is what Content holds: "" (an answer), "transcript" or
+	// "tool_calls".
+	Kind evalkit.ContentKind `json:"kind,omitempty"`
+	// Input is the user's request the content answers, up to 200 bytes.
+	Input string `json:"input,omitempty"`
+	// Content is the text judged, up to 400 bytes.
+	Content string `json:"content"`
+	// Rubric, Reference and SystemPrompt are the request's, up to 200
+	// bytes each.
+	Rubric    string `json:"rubric,omitempty"`
+	Reference string `json:"reference,omitempty"`
+	// Context holds each context document, up to 200 bytes each.
+	Context []string `json:"context,omitempty"`
+	// Scale is the request's scale; the zero Scale is written as
+	// evalkit.DefaultScale, which it means.
+	Scale evalkit.Scale `json:"scale"`
+	// Labels are the labels the judge was offered, in order.
+	Labels []string `json:"labels,omitempty"`
+	// Model is the model the request asked for, when it asked.
+	Model        string `json:"model,omitempty"`
+	SystemPrompt string `json:"system_prompt,omitempty"`
+	// VerdictSchema is the verdict JSON Schema asked for, as compact
+	// JSON, up to 200 bytes.
+	VerdictSchema string `json:"verdict_schema,omitempty"`
+}
+
+// Load reads and checks the recording at path (see Decode). A file that
+// does not exist is an error wrapping fs.ErrNotExist.
+func Load(path string) (*File, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(path, data)
+}
+
+// readFile reads a recording through os.Open, which go test's cache
+// tracks, so a test replaying it reruns when it changes.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("golden: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("golden: reading %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// Decode reads a recording; name says which file in errors. It returns an
+// error naming the file for anything that is not a version 1 recording:
+// JSON that does not parse (with its line and column), no version or
+// another one, an entry whose key is not a key, and a key given twice.
+// Entries need not be sorted (Verify says when they are not); CRLF line
+// endings and a UTF-8 byte order mark are read as LF and nothing.
+func Decode(name string, data []byte) (*File, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var f struct {
+		Version *int    `json:"version"`
+		Entries []Entry `json:"entries"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // Fields' numbers as the judges' parser gives them
+	err := dec.Decode(&f)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("more data after its JSON object")
+	}
+	switch {
+	case f.Version != nil && *f.Version != Version:
+		// Before any other error: another version may be another shape.
+		return nil, fmt.Errorf("golden: %s: format version %d, and this evalkit reads version %d: update evalkit, or re-record the file", name, *f.Version, Version)
+	case err != nil:
+		return nil, fmt.Errorf("golden: %s: not a recording: %s", name, jsonError(data, err))
+	case f.Version == nil:
+		return nil, fmt.Errorf("golden: %s: not a recording: it has no \"version\"", name)
+	}
+	seen := make(map[string]bool, len(f.Entries))
+	for i, e := range f.Entries {
+		if !validKey(e.Key) {
+			return nil, fmt.Errorf("golden: %s: entry %d: key %q is not %s and 64 hex digits", name, i+1, e.Key, KeyPrefix)
+		}
+		if seen[e.Key] {
+			return nil, fmt.Errorf("golden: %s: entry %d: key %s is given twice", name, i+1, e.Key)
+		}
+		seen[e.Key] = true
+	}
+	if f.Entries == nil {
+		f.Entries = []Entry{}
+	}
+	return &File{Version: Version, Entries: f.Entries}, nil
+}
+
+// jsonError says where in data a decoding error is: "line 3, column 7:
+// invalid character '}' ...".
+func jsonError(data []byte, err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var off int64
+	switch {
+	case errors.As(err, &syn) && strings.HasPrefix(syn.Error(), "unexpected end of JSON input"):
+		return "the JSON ends too early"
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return "the JSON ends too early"
+	default:
+		return err.Error()
+	}
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1)
+	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+}
+
+func validKey(k string) bool {
+	hexPart, ok := strings.CutPrefix(k, KeyPrefix)
+	if !ok || len(hexPart) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(hexPart)
+	return err == nil && strings.ToLower(hexPart) == hexPart
+}
+
+// Marshal returns the file's bytes as they are written: entries sorted by
+// key, two-space indent, LF, a trailing newline, no HTML escaping. It
+// returns an error for a key given twice or a value JSON cannot hold.
+func (f *File) Marshal() ([]byte, error) {
+	out := File{Version: Version, Entries: slices.Clone(f.Entries)}
+	if out.Entries == nil {
+		out.Entries = []Entry{}
+	}
+	slices.SortFunc(out.Entries, func(a, b Entry) int { return strings.Compare(a.Key, b.Key) })
+	for i := 1; i < len(out.Entries); i++ {
+		if out.Entries[i].Key == out.Entries[i-1].Key {
+			return nil, fmt.Errorf("golden: key %s is given twice", out.Entries[i].Key)
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return nil, fmt.Errorf("golden: encoding the recording: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// WriteFile writes f to path atomically: to a temporary file in the same
+// directory (created with its parents when missing), synced, then renamed
+// over path. A run killed mid-write leaves the old recording whole, and at
+// worst a ".<name>.tmp-*" file beside it.
+func WriteFile(path string, f *File) error {
+	data, err := f.Marshal()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, data)
+}
+
+// testHookMidWrite, when set by a test, runs after half of a file's bytes
+// are written to its temporary file.
+var testHookMidWrite func()
+
+func writeAtomic(path string, data []byte) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("golden: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("golden: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	half := len(data) / 2
+	if _, err := tmp.Write(data[:half]); err != nil {
+		return fmt.Errorf("golden: writing %s: %w", path, err)
+	}
+	if testHookMidWrite != nil {
+		testHookMidWrite()
+	}
+	if _, err := tmp.Write(data[half:]); err != nil {
+		return fmt.Errorf("golden: writing %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("golden: writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("golden: writing %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("golden: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("golden: %w", err)
+	}
+	return nil
+}
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}

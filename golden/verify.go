@@ -1,0 +1,96 @@
+package golden
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/evalkit-go/evalkit/internal/secret"
+)
+
+// VerifyError lists every problem Verify found in one recording.
+type VerifyError struct {
+	// Path is the recording's path.
+	Path string
+	// Problems are one sentence each, in the order found: "line 38:
+	// looks like an OpenAI or Anthropic key (sk-…): sk-l… (28 bytes)".
+	Problems []string
+}
+
+// Error returns "golden: PATH: N problems:" and one problem a line.
+func (e *VerifyError) Error() string {
+	head := fmt.Sprintf("golden: %s: %d problems:", e.Path, len(e.Problems))
+	if len(e.Problems) == 1 {
+		head = fmt.Sprintf("golden: %s: 1 problem:", e.Path)
+	}
+	return head + "\n\t" + strings.Join(e.Problems, "\n\t")
+}
+
+// Verify checks the recording at path as fstest.TestFS checks a file
+// system: it returns nil, or a *VerifyError listing every problem. The
+// problems: it does not read as a version 1 recording (then nothing else
+// is checked); its entries are not sorted by key; its bytes are not those
+// Marshal writes (CRLF line endings aside, which a Windows checkout may
+// add); an entry has no judge provider, no digests, no recording date, or
+// a score outside [0,1]; and any text that looks like a credential (see
+// internal/secret: provider key formats, Bearer and Basic credentials,
+// passwords in URLs, credential query parameters and assignments), named
+// by line and masked, never shown.
+func Verify(path string) error {
+	data, err := readFile(path)
+	if err != nil {
+		return err
+	}
+	e := &VerifyError{Path: path}
+	problem := func(format string, args ...any) { e.Problems = append(e.Problems, fmt.Sprintf(format, args...)) }
+	text := bytes.ReplaceAll(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), []byte("\r\n"), []byte("\n"))
+	for i, line := range strings.Split(string(text), "\n") {
+		for _, f := range secret.Find(line) {
+			problem("line %d: looks like %s: %s", i+1, f.Kind, f.Masked)
+		}
+	}
+	f, err := Decode(path, data)
+	if err != nil {
+		problem("%v", strings.TrimPrefix(err.Error(), "golden: "+path+": "))
+		return e
+	}
+	sorted := true
+	for i := 1; i < len(f.Entries) && sorted; i++ {
+		if f.Entries[i-1].Key > f.Entries[i].Key {
+			problem("entries are not sorted by key: entry %d (%s) comes after %s", i+1, ShortKey(f.Entries[i].Key), ShortKey(f.Entries[i-1].Key))
+			sorted = false
+		}
+	}
+	for i, ent := range f.Entries {
+		where := fmt.Sprintf("entry %d (%s)", i+1, ShortKey(ent.Key))
+		if ent.Judge.Provider == "" {
+			problem("%s: the judge has no provider", where)
+		}
+		if len(ent.Digests) == 0 {
+			problem("%s: no digests", where)
+		}
+		if ent.RecordedAt.IsZero() {
+			problem("%s: no recorded_at", where)
+		}
+		if v := ent.Verdict; v.Scored && (math.IsNaN(v.Score) || v.Score < 0 || v.Score > 1) {
+			problem("%s: score %v is outside [0,1]", where, v.Score)
+		}
+	}
+	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {
+		problem("not written as evalkit writes it (entries sorted by key, 2-space indent, LF, a trailing newline): first difference at line %d", firstDiffLine(want, text))
+	}
+	if len(e.Problems) == 0 {
+		return nil
+	}
+	return e
+}
+
+func firstDiffLine(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return bytes.Count(a[:i], []byte("\n")) + 1
+}

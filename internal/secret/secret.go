@@ -1,0 +1,273 @@
+// Package secret finds and redacts credentials: in what the real judges
+// return (internal/judgehttp) and in what recordings write (golden). It
+// holds the rules both share, so there is one list of what a credential
+// looks like. Standard library and the root package only.
+package secret
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/evalkit-go/evalkit"
+)
+
+// Redacted replaces a secret in text.
+const Redacted = "[redacted]"
+
+// MinSecret is the shortest value treated as a secret. Shorter values are
+// placeholders — the "x", "EMPTY" or "ollama" a local server is given as
+// its key — and replacing them everywhere would garble errors and
+// verdicts; no provider issues keys that short.
+const MinSecret = 8
+
+// Name reports whether a header or query parameter of this name may carry
+// a credential: its name contains, in any case, "key", "auth", "token",
+// "secret", "password", "cookie" or "signature" (Authorization, X-Api-Key,
+// Api-Key, Ocp-Apim-Subscription-Key, Helicone-Auth, X-Amz-Security-Token,
+// ...). judgefake redacts the headers of the requests it records by the
+// same rule. It is too wide for JSON fields and settings ("max_tokens"
+// holds "token"): see Field.
+func Name(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"key", "auth", "token", "secret", "password", "cookie", "signature"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Field reports whether a JSON field or a judge setting of this name holds
+// a credential: "api_key", "apiKey", "x-api-key", "authorization",
+// "access_token", "client_secret", "password", "private_key", ... — the
+// name with case, "-" and "_" ignored is one of a list of credential
+// names, or ends in "apikey", "secret", "password", "passwd",
+// "credential(s)", "privatekey", "secretkey", "accesskey", "cookie" or
+// "authorization". Generation settings such as "max_tokens", "stop_token"
+// or "seed" are not credentials: dropping them from a recording's key
+// would let a stale verdict replay.
+func Field(name string) bool {
+	n := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			return r
+		}
+		return -1
+	}, name)
+	switch n {
+	case "key", "token", "auth", "bearer", "signature", "sig", "pwd", "cookie", "setcookie",
+		"accesstoken", "authtoken", "bearertoken", "idtoken", "refreshtoken", "sessiontoken",
+		"securitytoken", "apitoken", "xamzsecuritytoken", "subscriptionkey", "ocpapimsubscriptionkey":
+		return true
+	}
+	for _, suffix := range []string{"apikey", "secret", "password", "passwd", "credential", "credentials",
+		"privatekey", "secretkey", "accesskey", "cookie", "authorization"} {
+		if strings.HasSuffix(n, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// Redact replaces every secret of at least MinSecret bytes in s by
+// "[redacted]".
+func Redact(s string, secrets []string) string {
+	for _, secret := range secrets {
+		if len(secret) >= MinSecret {
+			s = strings.ReplaceAll(s, secret, Redacted)
+		}
+	}
+	return s
+}
+
+// RedactVerdict replaces text in what v holds from the reply, by f: the
+// model's name, the whole answer, the reasoning (the verdict's and each
+// criterion's), the string values of Fields — a string under a field name
+// that Field flags is replaced whole — and the same in every panel vote.
+// Scores and the label are left alone: they are read before redaction, and
+// a secret is never one.
+func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
+	v.Model = f(v.Model)
+	v.Raw = f(v.Raw)
+	v.Reasoning = f(v.Reasoning)
+	if v.Criteria != nil {
+		v.Criteria = append([]evalkit.CriterionScore(nil), v.Criteria...)
+		for i := range v.Criteria {
+			v.Criteria[i].Reasoning = f(v.Criteria[i].Reasoning)
+		}
+	}
+	if v.Fields != nil {
+		v.Fields = Value(v.Fields, f).(map[string]any)
+	}
+	if v.Votes != nil {
+		v.Votes = append([]evalkit.Vote(nil), v.Votes...)
+		for i := range v.Votes {
+			RedactVerdict(&v.Votes[i].Verdict, f)
+			v.Votes[i].Err = f(v.Votes[i].Err)
+		}
+	}
+}
+
+// Value returns a copy of a decoded JSON value with every string passed
+// through f, and every string of at least MinSecret bytes under an object
+// key that Field flags replaced by "[redacted]" whole.
+func Value(v any, f func(string) string) any {
+	switch v := v.(type) {
+	case string:
+		return f(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			if s, ok := x.(string); ok && Field(k) && len(s) >= MinSecret {
+				out[k] = Redacted
+				continue
+			}
+			out[k] = Value(x, f)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = Value(x, f)
+		}
+		return out
+	}
+	return v
+}
+
+// A shape is what one kind of credential looks like in text. The part of
+// a match that is the secret is the submatch named "s", or the whole match.
+type shape struct {
+	name string
+	re   *regexp.Regexp
+	// random says the secret must hold a letter and a digit, so prose
+	// ("Bearer instruments", "api_key = os.environ") is never taken for
+	// a key.
+	random bool
+}
+
+// shapes are the credentials found by their look. The prefixes are the
+// providers' documented key formats; the generic shapes (an auth scheme,
+// a URL's password, a query parameter or an assignment with a credential
+// name) need a value that looks random.
+var shapes = []shape{
+	{"an OpenAI or Anthropic key (sk-…)", regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{10,}`), true},
+	{"a Google API key (AIza…)", regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`), false},
+	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false},
+	{"a GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`), false},
+	{"a GitLab token (glpat-…)", regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`), false},
+	{"a Slack token (xox…)", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), false},
+	{"a Hugging Face token (hf_…)", regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), false},
+	{"a JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), false},
+	{"a private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), false},
+	{"a Bearer, Basic or token credential", regexp.MustCompile(`(?i)\b(?:bearer|basic|token)\s+(?P<s>[A-Za-z0-9._~+/=\-]{8,})`), true},
+	{"a password in a URL", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:(?P<s>[^/\s@]{8,})@`), false},
+	{"a credential in a URL query", regexp.MustCompile(`[?&](?:[A-Za-z0-9_\-]*(?:key|token|auth|secret|password|signature|sig))=(?P<s>[^&\s"'#<>\\]{8,})`), true},
+	{"a credential assigned to a credential name", regexp.MustCompile(`(?i)["']?(?P<n>[A-Za-z0-9_\-]*(?:key|secret|password|passwd|token|authorization|credential))["']?\s*[:=]\s*["']?(?P<s>[^"'\s,;}&\\]{8,})`), true},
+}
+
+// digest is a value that names itself a SHA-256 digest, such as a
+// recording's key: a hash of content, not a credential.
+var digest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// Finding is one credential-shaped string in a text.
+type Finding struct {
+	// Kind says what it looks like: "an OpenAI or Anthropic key (sk-…)".
+	Kind string
+	// Masked is the secret's first four bytes and its length, never the
+	// secret: "sk-t… (16 bytes)".
+	Masked     string
+	start, end int
+}
+
+// Find returns the credential-shaped strings in s, in order, each once:
+// where two shapes find one string, the more specific (a provider's key
+// format before "Bearer …") names it.
+func Find(s string) []Finding {
+	var out []Finding
+	for _, sh := range shapes {
+		si, ni := sh.re.SubexpIndex("s"), sh.re.SubexpIndex("n")
+		for _, m := range sh.re.FindAllStringSubmatchIndex(s, -1) {
+			start, end := m[0], m[1]
+			if si >= 0 {
+				start, end = m[2*si], m[2*si+1]
+			}
+			if ni >= 0 && !Field(s[m[2*ni]:m[2*ni+1]]) {
+				continue
+			}
+			val := s[start:end]
+			if strings.Contains(val, Redacted) || digest.MatchString(val) || sh.random && !random(val) {
+				continue
+			}
+			if overlaps(out, start, end) {
+				continue // a more specific shape found it first
+			}
+			out = append(out, Finding{Kind: sh.name, Masked: mask(val), start: start, end: end})
+		}
+	}
+	slices.SortFunc(out, func(a, b Finding) int { return a.start - b.start })
+	return out
+}
+
+func overlaps(found []Finding, start, end int) bool {
+	for _, f := range found {
+		if start < f.end && f.start < end {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactShapes replaces every credential-shaped string in s (see Find) by
+// "[redacted]".
+func RedactShapes(s string) string {
+	found := Find(s)
+	if len(found) == 0 {
+		return s
+	}
+	cut := make([]bool, len(s))
+	for _, f := range found {
+		for i := f.start; i < f.end; i++ {
+			cut[i] = true
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !cut[i] {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		b.WriteString(Redacted)
+		for i < len(s) && cut[i] {
+			i++
+		}
+	}
+	return b.String()
+}
+
+// random reports whether s holds both a letter and a digit.
+func random(s string) bool {
+	letter, digit := false, false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+			letter = true
+		}
+	}
+	return letter && digit
+}
+
+func mask(s string) string {
+	head := s
+	if len(head) > 4 {
+		head = head[:4]
+	}
+	return head + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}

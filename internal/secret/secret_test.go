@@ -1,0 +1,104 @@
+package secret_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/secret"
+)
+
+func TestSecretName(t *testing.T) {
+	for _, name := range []string{"Authorization", "Proxy-Authorization", "X-Api-Key", "api-key", "Ocp-Apim-Subscription-Key", "Helicone-Auth",
+		"X-Amz-Security-Token", "X-Client-Secret", "X-Password", "Cookie", "X-Goog-Signature", "Idempotency-Key", "api_key", "key"} {
+		assert.True(t, secret.Name(name), name)
+	}
+	for _, name := range []string{"Accept", "Content-Type", "Anthropic-Version", "Anthropic-Beta", "HTTP-Referer", "X-Title", "api-version", "User-Agent"} {
+		assert.False(t, secret.Name(name), name)
+	}
+}
+
+// Field flags credential fields and settings, and leaves the generation
+// settings that change a verdict alone.
+func TestSecretField(t *testing.T) {
+	for _, name := range []string{"api_key", "apiKey", "x-api-key", "API-KEY", "openai_api_key", "authorization", "Proxy-Authorization",
+		"access_token", "client_secret", "password", "db_password", "private_key", "aws_secret_access_key", "credentials", "token", "key", "cookie"} {
+		assert.True(t, secret.Field(name), name)
+	}
+	for _, name := range []string{"max_tokens", "max_completion_tokens", "stop_token", "eos_token", "seed", "temperature", "top_k",
+		"model", "keywords", "monkey", "tokens", "prompt_version", "aggregate"} {
+		assert.False(t, secret.Field(name), name)
+	}
+}
+
+// Find sees the documented key formats and the generic shapes, and takes
+// no prose for a key.
+func TestSecretFind(t *testing.T) {
+	for _, s := range []string{
+		"key sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv",
+		"sk-ant-api03-Zx9y8W7v6U5t4S3r2Q1p0",
+		"AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+		"AKIAIOSFODNN7EXAMPLE",
+		"ghp_" + strings.Repeat("a1", 18),
+		"hf_" + strings.Repeat("Ab1", 11),
+		"xoxb-1234567890-abcdef",
+		"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+		"-----BEGIN RSA PRIVATE KEY-----",
+		"Authorization: Bearer sk-test-AAAA1111",
+		"Proxy-Authorization: Basic c3ZjOmh1bnRlcjItdGVzdA==",
+		"https://svc:hunter2-test@judge.example.test/v1",
+		"https://judge.example.test/v1?key=AIzaTEST3333&alt=json",
+		`{"api_key": "body-secret-4444"}`,
+		"X-Api-Key=ak-test-2222",
+		"sk-test-AAAA1111",
+	} {
+		assert.NotEmpty(t, secret.Find(s), s)
+		red := secret.RedactShapes(s)
+		assert.Contains(t, red, secret.Redacted, s)
+		assert.Empty(t, secret.Find(red), "redacted, %q has nothing left to find", red)
+	}
+	for _, s := range []string{
+		"The assistant has a basic understanding of the task-management-system-design problem.",
+		"Bearer instruments and token economics are discussed.",
+		`api_key = os.environ["OPENAI_API_KEY"]`,
+		`"max_tokens": 512, "temperature": 0`,
+		"password = 'hunter2'",
+		"desk-organisation-and-risk-assessment-framework",
+		"https://example.com/search?q=refund+policy&page=2",
+		`"key": "sha256:9e9fbb8d7cd8c5f8cfd2be1ddb665b740b3b6a0537a70d67a0e12f7f1282a985"`,
+	} {
+		assert.Empty(t, secret.Find(s), s)
+	}
+}
+
+func TestSecretRedactShapes(t *testing.T) {
+	assert.Equal(t, "Authorization: Bearer [redacted], key=[redacted]&alt=json",
+		secret.RedactShapes("Authorization: Bearer sk-test-AAAA1111, key=AIzaTEST3333&alt=json"))
+	assert.Equal(t, "no secret here", secret.RedactShapes("no secret here"))
+	f := secret.Find("Bearer sk-test-AAAA1111")
+	assert.Equal(t, "sk-t… (16 bytes)", f[0].Masked, "a finding never holds the secret")
+}
+
+func TestSecretRedactVerdict(t *testing.T) {
+	const leak = "sk-LEAKCHECK-q7Zp9Wv3Xy5Tb2Nm"
+	yes := true
+	v := evalkit.Verdict{
+		Score: 0.8, RawScore: 8, Scored: true, Label: "pass", Passed: &yes,
+		Model: "m " + leak, Raw: "echo " + leak, Reasoning: "echo " + leak,
+		Criteria: []evalkit.CriterionScore{{Name: "tone", Reasoning: leak}},
+		Fields:   map[string]any{"reasoning": leak, "api_key": "plain-value-1", "n": []any{leak, 1.0}},
+		Votes:    []evalkit.Vote{{Judge: "judge 1", Verdict: evalkit.Verdict{Raw: leak}, Err: "failed: " + leak}},
+	}
+	orig := v.Criteria
+	secret.RedactVerdict(&v, func(s string) string { return secret.Redact(s, []string{leak}) })
+	assert.Equal(t, evalkit.Verdict{
+		Score: 0.8, RawScore: 8, Scored: true, Label: "pass", Passed: &yes,
+		Model: "m [redacted]", Raw: "echo [redacted]", Reasoning: "echo [redacted]",
+		Criteria: []evalkit.CriterionScore{{Name: "tone", Reasoning: "[redacted]"}},
+		Fields:   map[string]any{"reasoning": "[redacted]", "api_key": "[redacted]", "n": []any{"[redacted]", 1.0}},
+		Votes:    []evalkit.Vote{{Judge: "judge 1", Verdict: evalkit.Verdict{Raw: "[redacted]"}, Err: "failed: [redacted]"}},
+	}, v)
+	assert.Equal(t, leak, orig[0].Reasoning, "the caller's slices are not written to")
+}
