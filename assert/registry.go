@@ -37,7 +37,7 @@ type entry struct {
 // NewRegistry returns a registry holding every built-in check and alias.
 func NewRegistry() *Registry {
 	r := &Registry{entries: map[string]entry{}}
-	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks()} {
+	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks(), equalsChecks()} {
 		for name, build := range table {
 			r.entries[name] = entry{build: build, target: name}
 		}
@@ -53,6 +53,7 @@ func NewRegistry() *Registry {
 		"required_fields":      "field_presence",
 		"length":               "max_length",
 		"tool_called":          "tools_called",
+		"exact_match":          "equals",
 	} {
 		r.entries[alias] = entry{build: r.entries[target].build, target: target}
 	}

@@ -157,6 +157,12 @@ func goValue(v any) string {
 		return fmt.Sprint(v)
 	case []string:
 		return "[" + strings.Join(quoteAll(v), ", ") + "]"
+	case assert.AnyOf:
+		items := make([]string, len(v))
+		for i, it := range v {
+			items[i] = goValue(it)
+		}
+		return "assert.AnyOf{" + strings.Join(items, ", ") + "}"
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -201,6 +207,32 @@ func (e *Expectation) JSONPath(expression string, expected any) *Expectation {
 	e.t.tb.Helper()
 	c := assert.JSONPath{Expression: expression, Expected: expected, ExpectNull: expected == nil}
 	e.report(call("JSONPath", expression, expected), c)
+	return e
+}
+
+// Equals checks that the last assistant message equals expected once both
+// are canonicalized by the options' rules (assert.Equals, as MindTrial's
+// value match and promptum's ExactMatch): a string is compared with the
+// text; a number, boolean, object, array or nil with the message's JSON,
+// numbers by value; assert.AnyOf{...} accepts any one of its values.
+// Options: assert.CaseInsensitive, assert.Trim, assert.CollapseWhitespace,
+// assert.TrimLines, assert.IgnoreZeroWidth, and assert.At(expression) to
+// compare the value a JMESPath expression selects from the JSON. A failure
+// reads:
+//
+//	Equals("Paris", Trim()): got "Lyon\n", want "Paris"
+//	diff (-want +got):
+//	  string(
+//	- 	"Paris",
+//	+ 	"Lyon",
+//	  )
+func (e *Expectation) Equals(expected any, opts ...assert.EqualsOption) *Expectation {
+	e.t.tb.Helper()
+	args := []any{expected}
+	for _, o := range opts {
+		args = append(args, rawLabel(o.String()))
+	}
+	e.report(call("Equals", args...), assert.EqualsCheck(expected, opts...))
 	return e
 }
 
@@ -329,6 +361,10 @@ func describe(c any) (desc string) {
 		val := fv.Interface()
 		if sc, ok := val.(assert.Scope); ok {
 			fields = append(fields, f.Name+": assert."+scopeName(sc))
+			continue
+		}
+		if fv.Kind() == reflect.Struct { // assert.Rules, assert.Passing: a literal too
+			fields = append(fields, f.Name+": "+describe(val))
 			continue
 		}
 		fields = append(fields, f.Name+": "+goValue(val))
