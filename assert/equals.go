@@ -40,6 +40,9 @@ type AnyOf []any
 //     string "7" is not the number 7. The rules apply to every string at any
 //     depth of objects and arrays, never to object keys.
 //
+// JMESPath reads a missing key as null, so expecting null at an expression
+// also passes when the key is absent.
+//
 // The Rules apply to both sides; the zero Rules compare exactly, so
 // "hello\n\n\n" does not equal "hello". Output that is not JSON, when JSON
 // is read, fails. With Turn scope (the default) it reads the last assistant

@@ -167,7 +167,7 @@ func TestEquals(t *testing.T) {
 		{name: "a fence needs allow_wrapped", tr: order, check: "equals",
 			params: map[string]any{"expression": "order.items", "expected": 2}, want: FAIL},
 		{name: "expected null", tr: textChat(`{"a": null}`), check: "equals", params: map[string]any{"expression": "a", "expected": nil}, want: PASS},
-		{name: "null is not missing... but JMESPath cannot tell", tr: textChat(`{}`), check: "equals",
+		{name: "a missing key reads as null, as in JMESPath", tr: textChat(`{}`), check: "equals",
 			params: map[string]any{"expression": "a", "expected": nil}, want: PASS},
 		{name: "object diff", tr: textChat(`{"amount": 41.5, "currency": "EUR"}`), check: "equals",
 			params: map[string]any{"expected": map[string]any{"amount": 42, "currency": "eur"}, "case_sensitive": false},

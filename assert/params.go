@@ -23,6 +23,9 @@ type params struct {
 	// reg is the registry building the check: its judge, and the checks
 	// an assertion wraps.
 	reg *Registry
+	// declaring is set when the parameters are only validated
+	// (Registry.Validate): a judged check needs no judge yet.
+	declaring bool
 }
 
 func newParams(check string, m map[string]any) *params {

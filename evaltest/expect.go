@@ -34,8 +34,21 @@ func (e *Expectation) OK() bool { return e.ok }
 //
 //	et.Expect(tr).Check(assert.Contains{Patterns: []string{"refund"}, Scope: assert.Session})
 //
-// The failure message names it by its String method when it has one, else
-// as a composite literal of its set fields: assert.Contains{Patterns: ["eur"]}.
+// Any type with a Check method is a check, a user's own included; with a
+// Describe method too (assert.Describer, as promptum's validator protocol)
+// it says its criteria in the failure message:
+//
+//	type wordLimit struct{ max int }
+//
+//	func (w wordLimit) Describe() string { return fmt.Sprintf("at most %d words", w.max) }
+//	func (w wordLimit) Check(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) { ... }
+//
+//	et.Expect(tr).Check(wordLimit{max: 50}) // Check(at most 50 words): 61 words
+//
+// The failure message names the check by its String method when it has
+// one; a check of package assert as a composite literal of its set fields,
+// as written: assert.Contains{Patterns: ["eur"]}; any other check by its
+// Describe method, else as a composite literal.
 func (e *Expectation) Check(c assert.Check) *Expectation {
 	e.t.tb.Helper()
 	label := textnorm.Excerpt("Check("+describe(c)+")", maxLabel)
@@ -342,6 +355,11 @@ func describe(c any) (desc string) {
 	if !v.IsValid() {
 		return "nil"
 	}
+	if ck, ok := c.(assert.Check); ok && !fromAssert(v.Type()) {
+		if _, ok := c.(assert.Describer); ok {
+			return assert.Describe(ck) // bounded; the type when it says nothing
+		}
+	}
 	typ := fmt.Sprintf("%T", c)
 	for v.Kind() == reflect.Pointer && !v.IsNil() {
 		v = v.Elem()
@@ -370,6 +388,15 @@ func describe(c any) (desc string) {
 		fields = append(fields, f.Name+": "+goValue(val))
 	}
 	return strings.TrimPrefix(typ, "*") + "{" + strings.Join(fields, ", ") + "}"
+}
+
+// fromAssert reports whether t (or what it points to) is a type of package
+// assert, whose checks read best as the literal the user wrote.
+func fromAssert(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.PkgPath() == reflect.TypeFor[assert.Scope]().PkgPath()
 }
 
 func scopeName(s assert.Scope) string {
