@@ -48,10 +48,16 @@ func Describe(c Check) (desc string) {
 	return typ
 }
 
-// describeLine bounds a description to one line of about maxDescribe bytes.
+// describeLine bounds a description to one line of about maxDescribe
+// bytes: line breaks and tabs read as spaces.
 func describeLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return textnorm.Excerpt(s, maxDescribe)
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' || r == '\v' || r == '\f' || r == '\u2028' || r == '\u2029' || r == '\u0085' {
+			return ' '
+		}
+		return r
+	}, s)
+	return textnorm.Excerpt(strings.TrimSpace(s), maxDescribe)
 }
 
 // maxDescribe bounds a description, in bytes.

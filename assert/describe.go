@@ -65,19 +65,15 @@ func (c ContainsAny) Describe() string {
 
 // Describe implements Describer.
 func (c ContentExcludes) Describe() string {
-	subject := "no assistant message"
-	if c.Scope.or(Session) == Turn {
-		subject = "the last assistant message does not"
-	}
 	how := caseWords(c.CaseSensitive)
 	if c.MatchWords {
 		how += ", whole words"
 	}
-	verb := "contains"
-	if strings.HasSuffix(subject, "not") {
-		verb = "contain"
+	subject := "no assistant message contains"
+	if c.Scope.or(Session) == Turn {
+		subject = "the last assistant message does not contain"
 	}
-	return describeLine(fmt.Sprintf("%s %s %s (%s)", subject, verb, joinQuoted(c.Patterns, "or"), how))
+	return describeLine(fmt.Sprintf("%s %s (%s)", subject, joinQuoted(c.Patterns, "or"), how))
 }
 
 // Describe implements Describer.

@@ -280,8 +280,20 @@ func (c Equals) compare(plan equalsPlan, got, canon any) Result {
 			return pass(1, "got "+c.show(got))
 		}
 	}
-	diff := cmp.Diff(plan.canon[nearestValue(plan.canon, canon)], canon)
-	want := "want " + c.show(plan.wants[0])
+	near := plan.canon[nearestValue(plan.canon, canon)]
+	ws, wok := near.(string)
+	gs, gok := canon.(string)
+	if wok && gok && (len(ws) > maxDiff || len(gs) > maxDiff) {
+		near, canon = stringPair(ws, gs, maxDiff/2) // diff the strings around their first difference
+	}
+	diff := cmp.Diff(near, canon)
+	gotText, want := "got "+c.show(got), "want "+c.show(plan.wants[0])
+	ws, wok = plan.wants[0].(string)
+	gs, gok = got.(string)
+	if len(plan.wants) == 1 && wok && gok {
+		g, w := quotePair(gs, ws, maxQuote) // long texts show where they differ
+		gotText, want = "got "+g, "want "+w
+	}
 	if len(plan.wants) > 1 {
 		shown := make([]string, 0, min(len(plan.wants), listLimit+1))
 		for i, w := range plan.wants {
@@ -293,7 +305,7 @@ func (c Equals) compare(plan equalsPlan, got, canon any) Result {
 		}
 		want = "want one of " + strings.Join(shown, ", ")
 	}
-	res := fail(0, "got "+c.show(got)+", "+want)
+	res := fail(0, gotText+", "+want)
 	if s, ok := got.(string); ok && !c.Rules.IgnoreZeroWidth && hasFormat(s) {
 		res.Details = append(res.Details, Detail{"note", fmt.Sprintf("the output holds invisible characters (%s): "+
 			"set ignore_zero_width (IgnoreZeroWidth) to read past them", formatChars(s))})

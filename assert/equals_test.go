@@ -262,3 +262,16 @@ func ExampleEquals() {
 	// false got " paris\n", want "Paris" <nil>
 	// true got " paris\n" <nil>
 }
+
+// Huge outputs (C24): the summary shows where the texts differ and the
+// diff stays bounded.
+func TestEqualsHugeOutput(t *testing.T) {
+	want := "Total due: 42.00 EUR. " + strings.Repeat("A", 20_000_000)
+	got := want[:len(want)-1] + "B"
+	res, err := assert.Equals{Expected: want}.Check(context.Background(), textChat(got))
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Less(t, len(res.Summary), 1000)
+	testify.Contains(t, res.Summary, `AAAB"`)
+	testify.Less(t, len(res.Diff), 5000)
+}

@@ -104,26 +104,15 @@ func (r Rules) Canonical(v any) any {
 // then compared deeply with every string canonicalized. A value JSON cannot
 // hold (a channel, a function) is an error.
 func (r Rules) Equal(want, got any) (bool, error) {
-	w, err := r.canonicalJSON(want)
+	w, err := query.Normalize(want)
 	if err != nil {
 		return false, fmt.Errorf("the expected value cannot be compared as JSON: %w", err)
 	}
-	g, err := r.canonicalJSON(got)
+	g, err := query.Normalize(got)
 	if err != nil {
 		return false, fmt.Errorf("the actual value cannot be compared as JSON: %w", err)
 	}
-	return reflect.DeepEqual(w, g), nil
-}
-
-// canonicalJSON is the form Equal compares: v normalized through
-// encoding/json, every string in it canonicalized. The equals check
-// compares and diffs these forms.
-func (r Rules) canonicalJSON(v any) (any, error) {
-	n, err := query.Normalize(v)
-	if err != nil {
-		return nil, err
-	}
-	return r.Canonical(n), nil
+	return reflect.DeepEqual(r.Canonical(w), r.Canonical(g)), nil
 }
 
 // words names the rules that are on for a one-line description:

@@ -155,6 +155,14 @@ func TestStreamErrors(t *testing.T) {
 		var pe *assert.ParamError
 		testify.ErrorAs(t, err, &pe, "%#v", c)
 	}
+	for _, c := range []assert.StreamCheck{assert.ContentExcludes{Patterns: []string{"x"}}, assert.Regex{Pattern: "x", NoMatch: true}, assert.MaxLength{Max: 1}} {
+		s, err := c.NewStream()
+		require.NoError(t, err)
+		_, err = s.End()
+		testify.ErrorIs(t, err, assert.ErrNoOutput, "no chunk is no output: %T", c)
+		testify.True(t, streamOf(t, c, []string{""}).Passed, "an empty chunk is an empty output: %T", c)
+	}
+
 	s, err := assert.MaxLength{Max: 1}.NewStream()
 	require.NoError(t, err)
 	testify.True(t, s.Feed("ab"))

@@ -114,3 +114,18 @@ func TestCustomCheck(t *testing.T) {
 		`Eval("word_limit", {"max":"3"}): error: word_limit: param "max": want a whole number` + "\ntranscript: 2 messages",
 	}, tb.errors)
 }
+
+// ring is a check whose fields point back at itself.
+type ring struct{ Next *ring }
+
+func (*ring) Check(context.Context, *evalkit.Transcript) (evalassert.Result, error) {
+	return evalassert.Result{Summary: "no"}, nil
+}
+
+func TestCheckLabelOfACycle(t *testing.T) {
+	r := &ring{}
+	r.Next = r
+	tb := report(func(et *evaltest.T) { et.Expect(chat("x")).Check(r) })
+	require.Len(t, tb.errors, 1)
+	assert.True(t, strings.HasPrefix(tb.errors[0], "Check(evaltest_test.ring{Next: evaltest_test.ring{Next: evaltest_test.ring{Next: evaltest_test.ring{Next: evaltest_test.ring{…}}}}}): no"), tb.errors[0])
+}

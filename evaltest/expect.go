@@ -342,7 +342,11 @@ func schemaLabel(schema any) any {
 
 // describe renders a check for a failure message: by its String method, or
 // as a composite literal of its non-zero exported fields.
-func describe(c any) (desc string) {
+func describe(c any) string { return describeDepth(c, 0) }
+
+// describeDepth is describe for a value depth structs deep, cut at a few
+// levels so a cycle of pointers cannot recurse forever.
+func describeDepth(c any, depth int) (desc string) {
 	defer func() {
 		if r := recover(); r != nil { // a String method on a nil receiver, say
 			desc = fmt.Sprintf("%T", c)
@@ -382,7 +386,11 @@ func describe(c any) (desc string) {
 			continue
 		}
 		if fv.Kind() == reflect.Struct { // assert.Rules, assert.Passing: a literal too
-			fields = append(fields, f.Name+": "+describe(val))
+			if depth == 3 {
+				fields = append(fields, f.Name+": "+fmt.Sprintf("%T{…}", val))
+				continue
+			}
+			fields = append(fields, f.Name+": "+describeDepth(val, depth+1))
 			continue
 		}
 		fields = append(fields, f.Name+": "+goValue(val))

@@ -31,7 +31,9 @@ type StreamExpectation struct {
 // Expect does. Every check of the chain reads the same chunks, so they are
 // a slice: collect a live stream first (slices.Collect of an iter.Seq, or
 // appending deltas as they arrive). A pattern split across chunks is found;
-// the failure names the chunk and byte where it begins.
+// the failure names the chunk and byte where it begins. No chunks at all is
+// no output, which every check reports as an error (as a transcript without
+// an assistant message); one empty chunk is an empty answer.
 //
 //	et.ExpectStream(deltas).
 //		Excludes("password", "api key").

@@ -74,6 +74,9 @@ func TestStreamChain(t *testing.T) {
 	assert.True(t, tb.fatal)
 	assert.Len(t, tb.errors, 1, "Require stops at the first failure")
 
+	tb = report(func(et *evaltest.T) { et.ExpectStream(nil).Excludes("password") })
+	assert.Equal(t, []string{"Excludes(\"password\"): error: content_excludes: no assistant output: the stream ended before its first chunk\nstream: 0 chunks, 0 bytes"}, tb.errors)
+
 	tb = report(func(et *evaltest.T) {
 		ok = et.ExpectStream([]string{"All ", "good."}).Excludes("password").Regex(`good\.$`).MaxLength(9).OK()
 	})
