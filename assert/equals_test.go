@@ -275,3 +275,27 @@ func TestEqualsHugeOutput(t *testing.T) {
 	testify.Contains(t, res.Summary, `AAAB"`)
 	testify.Less(t, len(res.Diff), 5000)
 }
+
+// The contains family and its aliases take case_sensitive, default false
+// (as PromptKit's).
+func TestContainsFamilyCaseSensitive(t *testing.T) {
+	tr := textChat("Your Refund was issued.")
+	for name, present := range map[string]bool{
+		"contains": true, "content_includes": true, "contains_any": true, "content_includes_any": true,
+		"content_excludes": false, "content_not_includes": false, "banned_words": false,
+	} {
+		for _, sensitive := range []bool{false, true} {
+			found := !sensitive // "refund" is in the text ignoring case only
+			want := PASS
+			if found != present {
+				want = FAIL
+			}
+			params := map[string]any{"patterns": []any{"refund"}}
+			if sensitive {
+				params["case_sensitive"] = true
+			}
+			res, err := assert.Eval(context.Background(), name, tr, params)
+			testify.Equal(t, want, outcomeOf(res, err), "%s case_sensitive=%v: %+v %v", name, sensitive, res, err)
+		}
+	}
+}
