@@ -59,7 +59,12 @@ func buildAssertion(p *params) (Check, error) {
 	if p.reg == nil {
 		return nil, p.err("eval_type", "an assertion builds its check through a registry")
 	}
-	inner, err := p.reg.Build(evalType, evalParams)
+	// A misspelt parameter of the assertion ("eval_parms") explains the
+	// wrapped check's missing ones: report it first.
+	if err := p.finish(); err != nil {
+		return nil, err
+	}
+	inner, err := p.reg.build(evalType, evalParams, p.declaring)
 	if err != nil {
 		return nil, fmt.Errorf("assertion: eval_type %q: %w", evalType, err)
 	}

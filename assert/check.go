@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Check is one named check. Check computes a Result on the transcript; it
@@ -17,6 +18,50 @@ import (
 type Check interface {
 	Check(ctx context.Context, tr *evalkit.Transcript) (Result, error)
 }
+
+// Describer is a check that states its criteria in one human line, for
+// reports and for failure messages of checks that are not built in:
+// `the last assistant message contains "refund" (ignoring case)`. Every
+// built-in check is one. A user's type with a Check and a Describe method
+// is a check with a description, nothing to embed or register; as
+// promptum's validator protocol (validate and describe).
+type Describer interface {
+	Describe() string
+}
+
+// Describe returns c's statement of its criteria: c.Describe() when c is a
+// Describer and says something, else its Go type ("assert.CheckFunc").
+// The line is bounded (about 300 bytes) and a Describe method that panics
+// reads as the type.
+func Describe(c Check) (desc string) {
+	typ := fmt.Sprintf("%T", c)
+	defer func() {
+		if r := recover(); r != nil {
+			desc = typ
+		}
+	}()
+	if d, ok := c.(Describer); ok {
+		if s := describeLine(d.Describe()); s != "" {
+			return s
+		}
+	}
+	return typ
+}
+
+// describeLine bounds a description to one line of about maxDescribe
+// bytes: line breaks and tabs read as spaces.
+func describeLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' || r == '\v' || r == '\f' || r == '\u2028' || r == '\u2029' || r == '\u0085' {
+			return ' '
+		}
+		return r
+	}, s)
+	return textnorm.Excerpt(strings.TrimSpace(s), maxDescribe)
+}
+
+// maxDescribe bounds a description, in bytes.
+const maxDescribe = 300
 
 // CheckFunc adapts a function to a Check.
 type CheckFunc func(ctx context.Context, tr *evalkit.Transcript) (Result, error)

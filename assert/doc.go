@@ -28,6 +28,23 @@
 // (PromptKit's type: assertion with min_score/max_score), never in the
 // judge's prompt, and a verdict missing what is graded is an error.
 //
+// Value matching (Equals, registry type equals or exact_match) compares
+// the output, or a JMESPath-selected value of its JSON, with an expected
+// value or any of a set (AnyOf), after canonicalization Rules on both
+// sides — the rules verdict grading uses.
+//
+// Any type with a Check method is a check; with a Describe method too
+// (Describer) it states its criteria, as every built-in check does. Users
+// add their own types by name to a Registry they make with NewRegistry
+// (Register); nothing registers itself, and the built-in registry behind
+// Eval never changes. Validate (and Registry.Validate) checks a type's
+// parameters without running it, with Build's and Eval's errors: a case
+// file can be checked when it is loaded.
+//
+// Stream checks (StreamCheck: ContentExcludes, Regex, MaxLength) judge an
+// output chunk by chunk while it streams, and say at which chunk and byte
+// it was settled.
+//
 // Scope: text and JSON checks read the last assistant message by default
 // (Turn) and can read every assistant message (Session); tool-call checks
 // read every call of the transcript by default (Session) and can read the

@@ -145,7 +145,7 @@ func (c JSONPath) prepare() (q *query.Query, want any, contains []any, err error
 	if want, err = query.Normalize(c.Expected); err != nil {
 		return nil, nil, nil, paramErr("json_path", "expected", "not a JSON value: %v", err)
 	}
-	if err := exactNumbers("expected", c.Expected, want); err != nil {
+	if err := exactNumbers("json_path", "expected", c.Expected, want); err != nil {
 		return nil, nil, nil, err
 	}
 	if c.Contains != nil {
@@ -157,7 +157,7 @@ func (c JSONPath) prepare() (q *query.Query, want any, contains []any, err error
 			return nil, nil, nil, paramErr("json_path", "contains", "not JSON values: %v", err)
 		}
 		contains = norm.([]any)
-		if err := exactNumbers("contains", c.Contains, contains); err != nil {
+		if err := exactNumbers("json_path", "contains", c.Contains, contains); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -180,7 +180,7 @@ func (c JSONPath) prepare() (q *query.Query, want any, contains []any, err error
 			return nil, nil, nil, paramErr("json_path", b.name, "want a finite number, got %v", *b.f)
 		}
 		if b.f != nil {
-			if err := exactNumbers(b.name, *b.f, *b.f); err != nil {
+			if err := exactNumbers("json_path", b.name, *b.f, *b.f); err != nil {
 				return nil, nil, nil, err
 			}
 		}
@@ -194,14 +194,14 @@ func (c JSONPath) prepare() (q *query.Query, want any, contains []any, err error
 // exactNumbers refuses a parameter holding a number JMESPath's float64
 // comparisons cannot tell from its neighbours (magnitude 2^53 or more). It
 // names the number as given when it can (raw), else as normalized (norm).
-func exactNumbers(param string, raw, norm any) error {
+func exactNumbers(check, param string, raw, norm any) error {
 	n, ok := query.UnsafeNumber(raw)
 	if !ok {
 		if n, ok = query.UnsafeNumber(norm); !ok {
 			return nil
 		}
 	}
-	return paramErr("json_path", param, "%s is beyond ±(2^53 − 1): JMESPath compares numbers as float64, "+
+	return paramErr(check, param, "%s is beyond ±(2^53 − 1): JMESPath compares numbers as float64, "+
 		"so it would also match its neighbours (9007199254740993 reads as 9007199254740992); "+
 		"check it with json_schema's \"const\", which compares numbers exactly, or have the output write it as a string",
 		excerpt(n))

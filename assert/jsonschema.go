@@ -79,6 +79,9 @@ func buildJSONSchema(p *params) (Check, error) {
 		return nil, err
 	}
 	if !ok {
+		if err := p.missing("schema"); err != nil {
+			return nil, err
+		}
 		return nil, p.err("schema", "required: want a JSON Schema object")
 	}
 	c.Schema = v

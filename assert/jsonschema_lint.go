@@ -393,6 +393,16 @@ func suggestKeyword(k string) string {
 // suggest returns ` (did you mean "x"?)` naming the candidate nearest to
 // word, ignoring case, when it is close enough to be a typo, or "".
 func suggest(word string, candidates []string) string {
+	best := nearest(word, candidates)
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// nearest returns the candidate nearest to word, ignoring case, when it is
+// close enough to be a typo, or "".
+func nearest(word string, candidates []string) string {
 	if len(word) > 64 {
 		return ""
 	}
@@ -409,10 +419,7 @@ func suggest(word string, candidates []string) string {
 			best, bestDist = c, d
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return best
 }
 
 // typoDistance is the optimal string alignment distance between a and b,

@@ -535,7 +535,18 @@ func buildJudging(p *params) (judging, error) {
 	}
 	j.passing, err = readPassing(p)
 	j.judge = p.reg.judgeOrNil()
+	if j.judge == nil && p.declaring {
+		j.judge = notYetJudge{} // Validate: the judge is wired later
+	}
 	return j, err
+}
+
+// notYetJudge stands in for the judge while Registry.Validate checks a
+// judged check's parameters; the check it is in is never run.
+type notYetJudge struct{}
+
+func (notYetJudge) Judge(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) {
+	return evalkit.Verdict{}, fmt.Errorf("%w: the check was only validated", ErrNoJudge)
 }
 
 // readPassing reads a judged check's passing criterion, other than a

@@ -23,6 +23,9 @@ type params struct {
 	// reg is the registry building the check: its judge, and the checks
 	// an assertion wraps.
 	reg *Registry
+	// declaring is set when the parameters are only validated
+	// (Registry.Validate): a judged check needs no judge yet.
+	declaring bool
 }
 
 func newParams(check string, m map[string]any) *params {
@@ -59,7 +62,9 @@ func (p *params) strs(required bool, names ...string) ([]string, bool, error) {
 	name, v, ok, err := p.lookup(names...)
 	if err != nil || !ok {
 		if err == nil && required {
-			err = p.err(names[0], "required: want a list of strings")
+			if err = p.missing(names...); err == nil {
+				err = p.err(names[0], "required: want a list of strings")
+			}
 		}
 		return nil, false, err
 	}
@@ -91,7 +96,9 @@ func (p *params) str(required bool, names ...string) (string, bool, error) {
 	name, v, ok, err := p.lookup(names...)
 	if err != nil || !ok {
 		if err == nil && required {
-			err = p.err(names[0], "required: want a string")
+			if err = p.missing(names...); err == nil {
+				err = p.err(names[0], "required: want a string")
+			}
 		}
 		return "", false, err
 	}
@@ -157,7 +164,9 @@ func (p *params) object(required bool, names ...string) (map[string]any, bool, e
 	name, v, ok, err := p.lookup(names...)
 	if err != nil || !ok {
 		if err == nil && required {
-			err = p.err(names[0], "required: want an object")
+			if err = p.missing(names...); err == nil {
+				err = p.err(names[0], "required: want an object")
+			}
 		}
 		return nil, false, err
 	}
@@ -222,7 +231,33 @@ func (p *params) finish() error {
 		known = append(known, k)
 	}
 	sort.Strings(known)
+	// Name a misspelt parameter before one that is merely foreign.
+	for _, k := range unknown {
+		if near := nearest(k, known); near != "" {
+			return p.err(k, "unknown parameter: did you mean %q? (known: %s)", near, strings.Join(known, ", "))
+		}
+	}
 	return p.err(unknown[0], "unknown parameter (known: %s)", strings.Join(known, ", "))
+}
+
+// missing explains a required parameter that is absent because it was
+// misspelt: an unknown parameter close to one of names ("patern" for
+// "pattern") is an error naming it, with the name it is near. It returns
+// nil when no given parameter is such a near miss.
+func (p *params) missing(names ...string) error {
+	keys := make([]string, 0, len(p.m))
+	for k := range p.m {
+		if !p.known[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if near := nearest(k, names); near != "" {
+			return p.err(k, "unknown parameter: did you mean %q?", near)
+		}
+	}
+	return nil
 }
 
 func errOrNull(err error) string {

@@ -37,7 +37,7 @@ type entry struct {
 // NewRegistry returns a registry holding every built-in check and alias.
 func NewRegistry() *Registry {
 	r := &Registry{entries: map[string]entry{}}
-	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks()} {
+	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks(), equalsChecks()} {
 		for name, build := range table {
 			r.entries[name] = entry{build: build, target: name}
 		}
@@ -53,6 +53,7 @@ func NewRegistry() *Registry {
 		"required_fields":      "field_presence",
 		"length":               "max_length",
 		"tool_called":          "tools_called",
+		"exact_match":          "equals",
 	} {
 		r.entries[alias] = entry{build: r.entries[target].build, target: target}
 	}
@@ -87,9 +88,24 @@ func (r *Registry) judgeOrNil() evalkit.Judge {
 	return r.judge
 }
 
-// Register adds a check type. build receives the parameters as given and
-// returns the check or an error naming the parameter at fault (a
-// *ParamError is best). Registering a name that exists is an error.
+// Register adds a check type to r, a registry the caller made with
+// NewRegistry: no other registry changes, and the built-in one behind
+// assert.Eval and assert.Validate never does (registries made from r with
+// WithJudge share its types). Nothing needs to register in init.
+//
+// build receives the parameters as given (YAML's map[any]any already
+// turned into map[string]any) and returns the check or an error naming
+// the parameter at fault (a *ParamError is best). It is the type's
+// parameter validation too: Validate calls it, and discards the check. The
+// check may be any type with a Check method; with a Describe method
+// (Describer) too, reports state its criteria. Registering a name that
+// exists, an alias included, is an error: a built-in type cannot be
+// replaced. As PromptKit's custom eval handlers, without the global
+// registry.
+//
+//	reg := assert.NewRegistry()
+//	err := reg.Register("word_limit", func(params map[string]any) (assert.Check, error) { ... })
+//	res, err := reg.Eval(ctx, "word_limit", tr, map[string]any{"max": 50})
 func (r *Registry) Register(name string, build func(params map[string]any) (Check, error)) error {
 	if name == "" || build == nil {
 		return fmt.Errorf("assert: Register needs a name and a build function")
@@ -123,11 +139,34 @@ func (r *Registry) Names() []string {
 }
 
 // Build returns the check named checkType configured by params. An unknown
-// type wraps ErrUnknownCheck (with the nearest known name); a bad, missing or
-// unknown parameter is a *ParamError naming it. Build validates everything
-// that can be known before seeing a transcript, so a case file fails when it
-// is loaded rather than case by case.
+// type wraps ErrUnknownCheck (with the nearest known name); a bad, missing,
+// misspelt or unknown parameter is a *ParamError naming it; an invalid
+// regular expression, JSON Schema or JMESPath expression is a *ParamError
+// on its parameter. Build validates everything that can be known before
+// seeing a transcript, exactly as Validate does, and also needs the judge
+// of a judged check (ErrNoJudge without one).
 func (r *Registry) Build(checkType string, params map[string]any) (Check, error) {
+	return r.build(checkType, params, false)
+}
+
+// Validate checks params for the check type checkType without building a
+// check to run or running one: its errors are Build's (and so Eval's) —
+// an unknown type (ErrUnknownCheck, with the nearest known name), a
+// missing, wrong-typed or unknown parameter (a *ParamError naming it; a
+// misspelt one, such as "patern", says "did you mean \"pattern\"?"), an
+// invalid pattern, schema or query, a threshold that can never fail —
+// except that a judged check needs no judge yet: a case file is checked
+// when it is loaded, before any judge is wired. A type added with Register
+// is validated by its build function. As PromptKit's ValidateParams, for
+// every type.
+func (r *Registry) Validate(checkType string, params map[string]any) error {
+	_, err := r.build(checkType, params, true)
+	return err
+}
+
+// build is Build; declaring is set by Validate, which checks parameters
+// only (a judged check needs no judge).
+func (r *Registry) build(checkType string, params map[string]any, declaring bool) (Check, error) {
 	t := r.table()
 	t.mu.RLock()
 	e, ok := t.entries[checkType]
@@ -142,6 +181,7 @@ func (r *Registry) Build(checkType string, params map[string]any) (Check, error)
 	p := newParams(checkType, plain)
 	p.forced = e.scope
 	p.reg = r
+	p.declaring = declaring
 	c, err := e.build(p)
 	if err != nil {
 		return nil, err
@@ -160,7 +200,8 @@ func (r *Registry) Build(checkType string, params map[string]any) (Check, error)
 	return c, nil
 }
 
-// Eval builds the check and runs it on tr.
+// Eval builds the check and runs it on tr: Build's errors, then the
+// check's.
 func (r *Registry) Eval(ctx context.Context, checkType string, tr *evalkit.Transcript, params map[string]any) (Result, error) {
 	c, err := r.Build(checkType, params)
 	if err != nil {
@@ -177,6 +218,12 @@ var defaultRegistry = sync.OnceValue(NewRegistry)
 // one is needed (ErrNoOutput), an invalid pattern, schema or query.
 func Eval(ctx context.Context, checkType string, tr *evalkit.Transcript, params map[string]any) (Result, error) {
 	return defaultRegistry().Eval(ctx, checkType, tr, params)
+}
+
+// Validate checks params for the built-in check type checkType without
+// running it (see Registry.Validate); Eval reports the same errors.
+func Validate(checkType string, params map[string]any) error {
+	return defaultRegistry().Validate(checkType, params)
 }
 
 func (r *Registry) unknown(name string) error {

@@ -21,9 +21,12 @@ import (
 // TrimLines, CollapseWhitespace, Trim. White space is Unicode's (spaces,
 // tabs, line breaks, no-break spaces).
 //
-// Rules back verdict grading (Passing.Labels) and value matching; the idea,
-// and the rule that an explicit JSON Schema is never canonicalized, are
-// MindTrial's validation rules.
+// Rules back verdict grading (Passing.Labels) and value matching (Equals:
+// the registry's equals takes them as the parameters case_sensitive, trim,
+// collapse_whitespace, trim_lines and ignore_zero_width): one
+// implementation, so a label and an answer are canonicalized alike. The
+// idea, and the rule that an explicit JSON Schema is never canonicalized,
+// are MindTrial's validation rules.
 type Rules struct {
 	// CaseInsensitive compares by full Unicode case folding on NFC text
 	// (Unicode's canonical caseless match): "STRASSE" equals "straße",
@@ -112,6 +115,34 @@ func (r Rules) Equal(want, got any) (bool, error) {
 	return reflect.DeepEqual(r.Canonical(w), r.Canonical(g)), nil
 }
 
+// words names the rules that are on for a one-line description:
+// "ignoring case, trimmed".
+func (r Rules) words() string {
+	var on []string
+	for _, rule := range r.each() {
+		if rule.on {
+			on = append(on, rule.words)
+		}
+	}
+	return strings.Join(on, ", ")
+}
+
+type ruleInfo struct {
+	on    bool
+	words string
+}
+
+// each lists the rules in the order Text applies them.
+func (r Rules) each() []ruleInfo {
+	return []ruleInfo{
+		{r.IgnoreZeroWidth, "ignoring zero-width characters"},
+		{r.CaseInsensitive, "ignoring case"},
+		{r.TrimLines, "lines trimmed"},
+		{r.CollapseWhitespace, "white space collapsed"},
+		{r.Trim, "trimmed"},
+	}
+}
+
 // ruleNames are the rules' names in case files and registry params.
 var ruleNames = []string{"case_insensitive", "trim", "collapse_whitespace", "trim_lines", "ignore_zero_width"}
 
@@ -132,6 +163,28 @@ func (r *Rules) set(name string) bool {
 		return false
 	}
 	return true
+}
+
+// ruleParams reads the rules as boolean parameters, as the equals check
+// takes them (MindTrial's validation rules): case_sensitive (default
+// true), trim, collapse_whitespace, trim_lines, ignore_zero_width (each
+// default false).
+func (p *params) ruleParams() (Rules, error) {
+	var r Rules
+	sensitive, ok, err := p.boolean("case_sensitive")
+	if err != nil {
+		return r, err
+	}
+	r.CaseInsensitive = ok && !sensitive
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"trim", &r.Trim}, {"collapse_whitespace", &r.CollapseWhitespace}, {"trim_lines", &r.TrimLines}, {"ignore_zero_width", &r.IgnoreZeroWidth}} {
+		if *b.dst, _, err = p.boolean(b.name); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
 }
 
 // rules reads a list of rule names, such as ["case_insensitive", "trim"].

@@ -52,7 +52,7 @@ func TestContains(t *testing.T) {
 		{name: "wrong type", tr: textChat("x"), check: "contains", params: map[string]any{"patterns": 3}, want: ERROR,
 			summary: `contains: param "patterns": want a list of strings, got a number`},
 		{name: "misspelt parameter", tr: textChat("x"), check: "contains", params: map[string]any{"patterns": []any{"x"}, "case_sensitiv": true}, want: ERROR,
-			summary: `contains: param "case_sensitiv": unknown parameter (known: case_sensitive, patterns, scope)`},
+			summary: `contains: param "case_sensitiv": unknown parameter: did you mean "case_sensitive"? (known: case_sensitive, patterns, scope)`},
 		{name: "bad scope", tr: textChat("x"), check: "contains", params: map[string]any{"patterns": []any{"x"}, "scope": "all"}, want: ERROR,
 			summary: `contains: param "scope": want "turn" or "session", got "all"`},
 	})

@@ -34,8 +34,21 @@ func (e *Expectation) OK() bool { return e.ok }
 //
 //	et.Expect(tr).Check(assert.Contains{Patterns: []string{"refund"}, Scope: assert.Session})
 //
-// The failure message names it by its String method when it has one, else
-// as a composite literal of its set fields: assert.Contains{Patterns: ["eur"]}.
+// Any type with a Check method is a check, a user's own included; with a
+// Describe method too (assert.Describer, as promptum's validator protocol)
+// it says its criteria in the failure message:
+//
+//	type wordLimit struct{ max int }
+//
+//	func (w wordLimit) Describe() string { return fmt.Sprintf("at most %d words", w.max) }
+//	func (w wordLimit) Check(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) { ... }
+//
+//	et.Expect(tr).Check(wordLimit{max: 50}) // Check(at most 50 words): 61 words
+//
+// The failure message names the check by its String method when it has
+// one; a check of package assert as a composite literal of its set fields,
+// as written: assert.Contains{Patterns: ["eur"]}; any other check by its
+// Describe method, else as a composite literal.
 func (e *Expectation) Check(c assert.Check) *Expectation {
 	e.t.tb.Helper()
 	label := textnorm.Excerpt("Check("+describe(c)+")", maxLabel)
@@ -162,6 +175,12 @@ func goValue(v any) string {
 		return fmt.Sprint(v)
 	case []string:
 		return "[" + strings.Join(quoteAll(v), ", ") + "]"
+	case assert.AnyOf:
+		items := make([]string, len(v))
+		for i, it := range v {
+			items[i] = goValue(it)
+		}
+		return "assert.AnyOf{" + strings.Join(items, ", ") + "}"
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -206,6 +225,32 @@ func (e *Expectation) JSONPath(expression string, expected any) *Expectation {
 	e.t.tb.Helper()
 	c := assert.JSONPath{Expression: expression, Expected: expected, ExpectNull: expected == nil}
 	e.report(call("JSONPath", expression, expected), c)
+	return e
+}
+
+// Equals checks that the last assistant message equals expected once both
+// are canonicalized by the options' rules (assert.Equals, as MindTrial's
+// value match and promptum's ExactMatch): a string is compared with the
+// text; a number, boolean, object, array or nil with the message's JSON,
+// numbers by value; assert.AnyOf{...} accepts any one of its values.
+// Options: assert.CaseInsensitive, assert.Trim, assert.CollapseWhitespace,
+// assert.TrimLines, assert.IgnoreZeroWidth, and assert.At(expression) to
+// compare the value a JMESPath expression selects from the JSON. A failure
+// reads:
+//
+//	Equals("Paris", Trim()): got "Lyon\n", want "Paris"
+//	diff (-want +got):
+//	  string(
+//	- 	"Paris",
+//	+ 	"Lyon",
+//	  )
+func (e *Expectation) Equals(expected any, opts ...assert.EqualsOption) *Expectation {
+	e.t.tb.Helper()
+	args := []any{expected}
+	for _, o := range opts {
+		args = append(args, rawLabel(o.String()))
+	}
+	e.report(call("Equals", args...), assert.EqualsCheck(expected, opts...))
 	return e
 }
 
@@ -302,7 +347,11 @@ func schemaLabel(schema any) any {
 
 // describe renders a check for a failure message: by its String method, or
 // as a composite literal of its non-zero exported fields.
-func describe(c any) (desc string) {
+func describe(c any) string { return describeDepth(c, 0) }
+
+// describeDepth is describe for a value depth structs deep, cut at a few
+// levels so a cycle of pointers cannot recurse forever.
+func describeDepth(c any, depth int) (desc string) {
 	defer func() {
 		if r := recover(); r != nil { // a String method on a nil receiver, say
 			desc = fmt.Sprintf("%T", c)
@@ -314,6 +363,11 @@ func describe(c any) (desc string) {
 	v := reflect.ValueOf(c)
 	if !v.IsValid() {
 		return "nil"
+	}
+	if ck, ok := c.(assert.Check); ok && !fromAssert(v.Type()) {
+		if _, ok := c.(assert.Describer); ok {
+			return assert.Describe(ck) // bounded; the type when it says nothing
+		}
 	}
 	typ := fmt.Sprintf("%T", c)
 	for v.Kind() == reflect.Pointer && !v.IsNil() {
@@ -336,9 +390,26 @@ func describe(c any) (desc string) {
 			fields = append(fields, f.Name+": assert."+scopeName(sc))
 			continue
 		}
+		if fv.Kind() == reflect.Struct { // assert.Rules, assert.Passing: a literal too
+			if depth == 3 {
+				fields = append(fields, f.Name+": "+fmt.Sprintf("%T{…}", val))
+				continue
+			}
+			fields = append(fields, f.Name+": "+describeDepth(val, depth+1))
+			continue
+		}
 		fields = append(fields, f.Name+": "+goValue(val))
 	}
 	return strings.TrimPrefix(typ, "*") + "{" + strings.Join(fields, ", ") + "}"
+}
+
+// fromAssert reports whether t (or what it points to) is a type of package
+// assert, whose checks read best as the literal the user wrote.
+func fromAssert(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.PkgPath() == reflect.TypeFor[assert.Scope]().PkgPath()
 }
 
 func scopeName(s assert.Scope) string {
