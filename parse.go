@@ -158,11 +158,18 @@ func ParseVerdict(raw string, scale Scale) (Verdict, error) {
 	case text == "$ERROR$":
 		return Verdict{}, unreadable("the judge call failed: the answer is FastChat's $ERROR$ marker, not a verdict")
 	}
+	// The fences are read once: Extract and Objects both take these, so
+	// they agree on what is code. A text that is JSON as a whole holds no
+	// fence, so giving up here loses no JSON verdict.
+	fs, err := jsonx.Fences(raw)
+	if err != nil {
+		return Verdict{}, unreadable("gave up looking for a JSON verdict: %s", textnorm.Excerpt(err.Error(), maxMsg))
+	}
 	mode := jsonx.Wrapped
 	if strings.IndexByte(raw, '{') >= 0 {
 		mode = jsonx.Prose // only an object is a verdict, and one needs a '{'
 	}
-	found, err := jsonx.Extract(raw, mode)
+	found, err := jsonx.ExtractFenced(raw, fs, mode)
 	alone := err == nil && isAlone(raw, found)
 	if alone && isObject(found.JSON) {
 		v, err := parseJSONVerdict(found, scale)
@@ -189,7 +196,7 @@ func ParseVerdict(raw string, scale Scale) (Verdict, error) {
 	}
 	var v Verdict
 	if err == nil && !alone {
-		v, err = parseMixed(raw, scale, found)
+		v, err = parseMixed(raw, fs, scale, found)
 	} else {
 		v, err = parseTextVerdict(raw, scale, found, jerr)
 	}

@@ -216,6 +216,7 @@ func TestParseVerdictErrors(t *testing.T) {
 		{"prose with an object without verdict fields", "The answer returned {\"order_id\": \"W1\"}, which is right.", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the JSON object in the text at line 1, column 21 (keys "order_id") has no verdict field; the answer ends "The answer returned {\"order_id\": \"W1\"}, which is right."`},
 		{"broken JSON with a bracket inside", `{"score": 3, "reasoning": "not "[[8]]" as claimed"}`, ten, `the answer looks like a JSON verdict (key "score" at line 1) but no JSON object could be read: the first JSON value, in the text at line 1, column 33, is not an object`},
 		{"array of verdicts", `[{"score": 8}]`, ten, `the answer looks like a JSON verdict (key "score" at line 1) but no JSON object could be read: the first JSON value, in the whole text, is not an object`},
+		{"too many fences", strings.Repeat("```\nx\n```\n", 1001) + "Rating: [[8]]", ten, "gave up looking for a JSON verdict: the text holds more than 1000 code fences"},
 		{"the JSON null", "null", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "null"`},
 
 		// Text verdicts.
@@ -292,9 +293,9 @@ func TestParseVerdictMixed(t *testing.T) {
 		{"a quoted object with a broken verdict field", "The agent wrote {\"score\": \"ten\"}.\nRating: [[8]]",
 			`the JSON verdict in the text at line 1, column 17: field score is the string "ten", which is not a number`},
 		{"an object the answer ends in", "Rating: [[8]]\nThe agent wrote {\"a\": 1} and {\"score\": ",
-			"the answer is cut off: it ends inside the JSON object at line 2, column 30"},
+			"the answer is cut off: the text ends inside the JSON object at line 2, column 30"},
 		{"too many objects", strings.Repeat(`{"a": 1} `, 1001) + "\nRating: [[8]]",
-			"gave up looking for JSON verdicts: the answer holds more than 1000 JSON objects"},
+			"gave up looking for JSON verdicts: the text holds more than 1000 JSON objects"},
 	}
 	for _, tt := range conflicts {
 		t.Run(tt.name, func(t *testing.T) {
