@@ -7,7 +7,6 @@ package evalkit
 import (
 	"encoding/json"
 	"errors"
-	"strings"
 
 	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
@@ -63,7 +62,7 @@ func parseMixed(raw string, fs []jsonx.Fence, scale Scale, found jsonx.Found) (V
 		}
 	}
 
-	tv := scanText(maskObjects(raw, objs), scale)
+	tv := scanText(raw, fs, objs, scale)
 	why := "it is not valid JSON"
 	if len(objs) == 0 && !isObject(found.JSON) {
 		why = "the first JSON value, in " + found.From + ", is not an object"
@@ -107,24 +106,4 @@ func (c claim) agrees(o claim) bool {
 	a, b := c.v, o.v
 	return a.Scored == b.Scored && a.RawScore == b.RawScore && a.Label == b.Label &&
 		(a.Passed == nil) == (b.Passed == nil) && (a.Passed == nil || *a.Passed == *b.Passed)
-}
-
-// maskObjects returns raw with each object replaced by "{…}" on its last
-// line, its line breaks kept, so the text around it keeps its line numbers
-// and nothing inside it reads as a verdict.
-func maskObjects(raw string, objs []jsonx.Span) string {
-	if len(objs) == 0 {
-		return raw
-	}
-	var b strings.Builder
-	b.Grow(len(raw))
-	last := 0
-	for _, o := range objs {
-		b.WriteString(raw[last:o.Start])
-		b.WriteString(strings.Repeat("\n", strings.Count(raw[o.Start:o.End], "\n")))
-		b.WriteString("{…}")
-		last = o.End
-	}
-	b.WriteString(raw[last:])
-	return b.String()
 }
