@@ -348,6 +348,7 @@ func TestParseVerdictFences(t *testing.T) {
 		{"a tilde fence indented in a list item", "- Code:\n\n      ~~~\n      grid = [[9]]\n      ~~~\n- Rating: [[3]]", verdictWant{raw: 3, scored: true}, false},
 		{"a one-line json fence alone", "```json {\"score\": 8, \"reasoning\": \"Fine.\"}```", verdictWant{raw: 8, scored: true, reasoning: "Fine."}, true},
 		{"a json fence opened mid-line", "Here is my verdict: ```json\n{\"score\": 7, \"reasoning\": \"Ok.\"}\n```", verdictWant{raw: 7, scored: true, reasoning: "Ok."}, true},
+		{"CRLF lines around an inline close", "```python\r\ngrid = [[3]]\r\nx = {\"score\": 2}```\r\nRating: [[8]]\r\n", verdictWant{raw: 8, scored: true}, false},
 		{"inline code is not a fence", "Wrap it in ```json``` fences.\nRating: [[8]]", verdictWant{raw: 8, scored: true}, false},
 		{"backticks in a JSON string open no fence", "Rating: [[8]]\n{\"reasoning\": \"wrap code in ```\", \"score\": 8}\nAgain: [[8]]", verdictWant{raw: 8, scored: true}, false},
 	}
@@ -502,7 +503,8 @@ func FuzzParseVerdict(f *testing.F) {
 	for _, s := range realJudgments(f) {
 		f.Add(s)
 	}
-	for _, s := range []string{"[[8]]", "Score: 4/5", "[[A]]", `{"score": "8/10"}`, "$ERROR$", "```json\n{\"score\": 3}\n```", "Rating: [[8"} {
+	for _, s := range []string{"[[8]]", "Score: 4/5", "[[A]]", `{"score": "8/10"}`, "$ERROR$", "```json\n{\"score\": 3}\n```", "Rating: [[8",
+		"The agent wrote ```python\nx = {\"score\": 2}\n```\nRating: [[8]]", "```python\nx = [[2]]```\nRating: [[8]]"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

@@ -91,7 +91,10 @@ func scanText(raw string, fs []jsonx.Fence, objs []jsonx.Span, scale Scale) text
 	return tv
 }
 
-// fenced notes what a line of a fence's body holds, for messages.
+// fenced reads a line of a fence's body, or the part of one: no verdict
+// there is read, but the first is kept for the message saying so, and in
+// a fence that may hold JSON, text that looks like a JSON verdict is
+// noted as it is in prose.
 func (tv *textVerdicts) fenced(line string, f jsonx.Fence, lineNo int) {
 	if tv.jsonLike == "" && f.Kind() != jsonx.OtherTagged {
 		if k, ok := jsonVerdictKey(line); ok {

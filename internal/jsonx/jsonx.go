@@ -12,6 +12,10 @@
 // Extract returns the JSON's text; callers decode it as they need (with
 // json.Decoder.UseNumber where exact numbers matter, as JSON Schema
 // validation does).
+//
+// Fences is the module's one reading of code fences, and Objects lists
+// every JSON object outside code; a caller that needs both, and Extract,
+// reads the fences once and passes them on (ExtractFenced).
 package jsonx
 
 import (
