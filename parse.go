@@ -87,8 +87,15 @@ const rankingKey = "ordered_models"
 //	```
 //	Rating: [[8]]
 //
-// The verdicts written in the text are read outside code fences (from a
-// line starting with ``` or ~~~ to its closing line):
+// The verdicts written in the text are read outside code fences. A fence
+// opens with three or more backticks or tildes at the start of a line,
+// indented or not (as in a list item), or with backticks after other text
+// when at most a language tag follows them ("The agent wrote ```python");
+// it closes with a run of the same marker, at least as long, that ends a
+// line ("```" alone, or "}```" after code), and one never closed runs to
+// the end of the answer. The search for JSON objects reads the same
+// fences, so the two agree on what is code. Outside fences, the text's
+// verdicts are:
 //
 //   - a bracketed score, as MT-Bench's judge prompts ask, anywhere in a
 //     line: a number, or a fraction whose denominator is the scale's Max;
@@ -158,12 +165,19 @@ func ParseVerdict(raw string, scale Scale) (Verdict, error) {
 	case text == "$ERROR$":
 		return Verdict{}, unreadable("the judge call failed: the answer is FastChat's $ERROR$ marker, not a verdict")
 	}
+	// The fences are read once: Extract, Objects and the text scan all
+	// take these, so they agree on what is code. A text that is JSON as
+	// a whole holds no fence, so giving up here loses no JSON verdict.
+	fs, err := jsonx.Fences(raw)
+	if err != nil {
+		return Verdict{}, unreadable("gave up looking for a JSON verdict: %s", textnorm.Excerpt(err.Error(), maxMsg))
+	}
 	mode := jsonx.Wrapped
 	if strings.IndexByte(raw, '{') >= 0 {
 		mode = jsonx.Prose // only an object is a verdict, and one needs a '{'
 	}
-	found, err := jsonx.Extract(raw, mode)
-	alone := err == nil && isAlone(raw, found)
+	found, err := jsonx.ExtractFenced(raw, fs, mode)
+	alone := err == nil && isAlone(raw, fs, found)
 	if alone && isObject(found.JSON) {
 		v, err := parseJSONVerdict(found, scale)
 		if err != nil {
@@ -189,9 +203,9 @@ func ParseVerdict(raw string, scale Scale) (Verdict, error) {
 	}
 	var v Verdict
 	if err == nil && !alone {
-		v, err = parseMixed(raw, scale, found)
+		v, err = parseMixed(raw, fs, scale, found)
 	} else {
-		v, err = parseTextVerdict(raw, scale, found, jerr)
+		v, err = parseTextVerdict(raw, fs, scale, found, jerr)
 	}
 	if err != nil {
 		return Verdict{}, err
@@ -202,23 +216,18 @@ func ParseVerdict(raw string, scale Scale) (Verdict, error) {
 
 // isAlone reports whether the JSON value found is all the answer holds:
 // the whole text, or the body of the one code fence that is the whole
-// text (```json, or untagged).
-func isAlone(raw string, found jsonx.Found) bool {
-	text := strings.TrimSpace(raw)
-	if text == string(found.JSON) {
+// text (```json, or untagged), opened on a line of its own and closed.
+func isAlone(raw string, fs []jsonx.Fence, found jsonx.Found) bool {
+	if strings.TrimSpace(raw) == string(found.JSON) {
 		return true
 	}
-	first, rest, ok := strings.Cut(text, "\n")
-	var f fenceState
-	if !ok || !f.line(strings.TrimSuffix(first, "\r")) || !f.jsonish {
+	if len(fs) != 1 {
 		return false
 	}
-	i := strings.LastIndexByte(rest, '\n')
-	if i < 0 {
-		return false
-	}
-	body, last := rest[:i], rest[i+1:]
-	return f.line(strings.TrimSuffix(last, "\r")) && !f.in && strings.TrimSpace(body) == string(found.JSON)
+	f := fs[0]
+	return f.Kind() != jsonx.OtherTagged && f.Closed && !f.MidLine &&
+		strings.TrimSpace(raw[:f.Start]) == "" && strings.TrimSpace(raw[f.End:]) == "" &&
+		strings.TrimSpace(raw[f.BodyStart:f.BodyEnd]) == string(found.JSON)
 }
 
 // Bounds on what error messages quote, in bytes.

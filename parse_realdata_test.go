@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -332,4 +333,35 @@ func readJSON(tb testing.TB, path string, v any) {
 	data, err := os.ReadFile(path)
 	require.NoError(tb, err)
 	require.NoError(tb, json.Unmarshal(data, v), path)
+}
+
+// BenchmarkParseVerdictRealJudgments reads every real judgment in testdata
+// (the fuzz seeds: MT-Bench, Arena-Hard, WildBench, AlpacaEval) once per
+// iteration; the baseline is MT-Bench's own extraction, a regexp for the
+// first [[n]], on the same texts.
+func BenchmarkParseVerdictRealJudgments(b *testing.B) {
+	texts := realJudgments(b)
+	var size int64
+	for _, s := range texts {
+		size += int64(len(s))
+	}
+	b.Run("ParseVerdict", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, s := range texts {
+				_, _ = evalkit.ParseVerdict(s, ten)
+			}
+		}
+	})
+	b.Run("official_regexp", func(b *testing.B) {
+		official := regexp.MustCompile(`\[\[(\d+\.?\d*)\]\]`)
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, s := range texts {
+				_ = official.FindStringSubmatch(s)
+			}
+		}
+	})
 }

@@ -216,6 +216,7 @@ func TestParseVerdictErrors(t *testing.T) {
 		{"prose with an object without verdict fields", "The answer returned {\"order_id\": \"W1\"}, which is right.", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the JSON object in the text at line 1, column 21 (keys "order_id") has no verdict field; the answer ends "The answer returned {\"order_id\": \"W1\"}, which is right."`},
 		{"broken JSON with a bracket inside", `{"score": 3, "reasoning": "not "[[8]]" as claimed"}`, ten, `the answer looks like a JSON verdict (key "score" at line 1) but no JSON object could be read: the first JSON value, in the text at line 1, column 33, is not an object`},
 		{"array of verdicts", `[{"score": 8}]`, ten, `the answer looks like a JSON verdict (key "score" at line 1) but no JSON object could be read: the first JSON value, in the whole text, is not an object`},
+		{"too many fences", strings.Repeat("```\nx\n```\n", 1001) + "Rating: [[8]]", ten, "gave up looking for a JSON verdict: the text holds more than 1000 code fences"},
 		{"the JSON null", "null", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "null"`},
 
 		// Text verdicts.
@@ -292,9 +293,9 @@ func TestParseVerdictMixed(t *testing.T) {
 		{"a quoted object with a broken verdict field", "The agent wrote {\"score\": \"ten\"}.\nRating: [[8]]",
 			`the JSON verdict in the text at line 1, column 17: field score is the string "ten", which is not a number`},
 		{"an object the answer ends in", "Rating: [[8]]\nThe agent wrote {\"a\": 1} and {\"score\": ",
-			"the answer is cut off: it ends inside the JSON object at line 2, column 30"},
+			"the answer is cut off: the text ends inside the JSON object at line 2, column 30"},
 		{"too many objects", strings.Repeat(`{"a": 1} `, 1001) + "\nRating: [[8]]",
-			"gave up looking for JSON verdicts: the answer holds more than 1000 JSON objects"},
+			"gave up looking for JSON verdicts: the text holds more than 1000 JSON objects"},
 	}
 	for _, tt := range conflicts {
 		t.Run(tt.name, func(t *testing.T) {
@@ -323,6 +324,64 @@ func TestParseVerdictMixed(t *testing.T) {
 			// told: a verdict stated twice keeps none.
 			checkVerdict(t, tt.in, ten, v, tt.want)
 			assert.Nil(t, v.Fields)
+		})
+	}
+}
+
+// Code fences as internal/jsonx reads them (jsonx.Fences), the one
+// reading the JSON search and the text scan share: fences opened mid-line,
+// closed at the end of a line of code, indented in list items, or on one
+// line.
+func TestParseVerdictFences(t *testing.T) {
+	reads := []struct {
+		name   string
+		in     string
+		want   verdictWant
+		fields bool // Fields holds the one verdict object
+	}{
+		{"an object in a python fence opened mid-line is code", "The agent wrote ```python\nresult = {\"score\": 2}\n```\nRating: [[8]]", verdictWant{raw: 8, scored: true}, false},
+		{"brackets in a python fence opened mid-line are code", "The agent printed ```python\nprint(\"[[10]]\")\n```\nRating: [[4]]", verdictWant{raw: 4, scored: true}, false},
+		{"the text before a mid-line opener is read", "Rating: [[6]]. The agent's code: ```python\nx = [[1]]\n```", verdictWant{raw: 6, scored: true}, false},
+		{"an object before an inline close is code", "```python\nx = {\"score\": 2}```\nRating: [[8]]", verdictWant{raw: 8, scored: true}, false},
+		{"brackets before an inline close are code", "```python\nprint(\"[[10]]\")```\nRating: [[3]]", verdictWant{raw: 3, scored: true}, false},
+		{"a fence indented in a list item", "1. The agent ran:\n\n    ```python\n    grade = {\"score\": 10}\n    ```\n2. Rating: [[3]]", verdictWant{raw: 3, scored: true}, false},
+		{"a tilde fence indented in a list item", "- Code:\n\n      ~~~\n      grid = [[9]]\n      ~~~\n- Rating: [[3]]", verdictWant{raw: 3, scored: true}, false},
+		{"a one-line json fence alone", "```json {\"score\": 8, \"reasoning\": \"Fine.\"}```", verdictWant{raw: 8, scored: true, reasoning: "Fine."}, true},
+		{"a json fence opened mid-line", "Here is my verdict: ```json\n{\"score\": 7, \"reasoning\": \"Ok.\"}\n```", verdictWant{raw: 7, scored: true, reasoning: "Ok."}, true},
+		{"CRLF lines around an inline close", "```python\r\ngrid = [[3]]\r\nx = {\"score\": 2}```\r\nRating: [[8]]\r\n", verdictWant{raw: 8, scored: true}, false},
+		{"inline code is not a fence", "Wrap it in ```json``` fences.\nRating: [[8]]", verdictWant{raw: 8, scored: true}, false},
+		{"backticks in a JSON string open no fence", "Rating: [[8]]\n{\"reasoning\": \"wrap code in ```\", \"score\": 8}\nAgain: [[8]]", verdictWant{raw: 8, scored: true}, false},
+	}
+	for _, tt := range reads {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := evalkit.ParseVerdict(tt.in, ten)
+			require.NoError(t, err)
+			checkVerdict(t, tt.in, ten, v, tt.want)
+			assert.Equal(t, tt.fields, v.Fields != nil, "Fields")
+		})
+	}
+
+	errs := []struct {
+		name string
+		in   string
+		err  string
+	}{
+		// An unclosed fence runs to the end, wherever it opened: the
+		// verdict after it cannot be told from code, so it is not read.
+		{"a fence opened mid-line and cut off is code", "The agent's fix: ```python\ngrid = [[3]]\n",
+			`no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[3]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "The agent's fix: ` + "```" + `python\ngrid = [[3]]"`},
+		{"a verdict after a fence opened mid-line and never closed", "The code ends with ```\nRating: [[8]]",
+			`no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[8]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "The code ends with ` + "```" + `\nRating: [[8]]"`},
+		{"a JSON verdict on a json fence's opening line", "```json {\"score\": 8 \"x\": 1}\n```",
+			`the answer looks like a JSON verdict (key "score" at line 1) but no JSON object could be read: the ` + "```" + `json fence at line 1 is not valid JSON: invalid character '"' after object key:value pair at line 1, column 21`},
+	}
+	for _, tt := range errs {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := evalkit.ParseVerdict(tt.in, ten)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, evalkit.ErrUnreadableVerdict)
+			assert.Equal(t, "evalkit: unreadable judge verdict: "+tt.err, err.Error())
+			assert.Zero(t, v)
 		})
 	}
 }
@@ -444,7 +503,8 @@ func FuzzParseVerdict(f *testing.F) {
 	for _, s := range realJudgments(f) {
 		f.Add(s)
 	}
-	for _, s := range []string{"[[8]]", "Score: 4/5", "[[A]]", `{"score": "8/10"}`, "$ERROR$", "```json\n{\"score\": 3}\n```", "Rating: [[8"} {
+	for _, s := range []string{"[[8]]", "Score: 4/5", "[[A]]", `{"score": "8/10"}`, "$ERROR$", "```json\n{\"score\": 3}\n```", "Rating: [[8",
+		"The agent wrote ```python\nx = {\"score\": 2}\n```\nRating: [[8]]", "```python\nx = [[2]]```\nRating: [[8]]"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

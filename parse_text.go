@@ -1,7 +1,7 @@
 package evalkit
 
 // Verdicts written in text: bracketed verdicts and score lines, read
-// outside code fences. See ParseVerdict.
+// outside code fences (as internal/jsonx reads them). See ParseVerdict.
 
 import (
 	"fmt"
@@ -14,11 +14,11 @@ import (
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
-// parseTextVerdict reads bracketed verdicts and score lines outside code
-// fences. found and jerr are what internal/jsonx returned: a JSON value
-// that is not an object, or why there is none.
-func parseTextVerdict(raw string, scale Scale, found jsonx.Found, jerr *jsonx.Error) (Verdict, error) {
-	tv := scanText(raw, scale)
+// parseTextVerdict reads bracketed verdicts and score lines outside the
+// code fences fs. found and jerr are what internal/jsonx returned: a JSON
+// value that is not an object, or why there is none.
+func parseTextVerdict(raw string, fs []jsonx.Fence, scale Scale, found jsonx.Found, jerr *jsonx.Error) (Verdict, error) {
+	tv := scanText(raw, fs, nil, scale)
 	why := "it is not valid JSON"
 	switch {
 	case jerr != nil:
@@ -49,81 +49,150 @@ type textVerdicts struct {
 	badDenom  *reading // a denominator that is not the scale's Max
 }
 
-// scanText reads the bracketed verdicts and score lines of text outside
-// code fences, line by line.
-func scanText(text string, scale Scale) textVerdicts {
-	var (
-		tv     textVerdicts
-		fence  fenceState
-		lineNo int
-	)
-	for rest := text; rest != ""; {
-		var line string
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			line, rest = rest, ""
+// scanText reads the bracketed verdicts and score lines of raw line by
+// line, outside its code fences fs (what jsonx.Fences returned) and its
+// JSON objects objs: each object reads as "{…}" on the line it ends on,
+// so nothing inside one is a verdict and the lines around it keep their
+// numbers. A line may be partly prose: the text before a fence opened
+// mid-line ("The agent wrote ```python") is read. Inside a fence's body
+// scanText only notes, for messages, a verdict it would have read there,
+// and, in a fence that may hold JSON, text that looks like a JSON verdict.
+func scanText(raw string, fs []jsonx.Fence, objs []jsonx.Span, scale Scale) textVerdicts {
+	var tv textVerdicts
+	mask := objectMask{raw: raw, objs: objs}
+	lineNo := 0
+	for ls := 0; ls < len(raw); {
+		le := len(raw)
+		if i := strings.IndexByte(raw[ls:], '\n'); i >= 0 {
+			le = ls + i
 		}
+		next := le + 1
 		lineNo++
-		line = strings.TrimSuffix(line, "\r")
-		if fence.line(line) {
-			continue // an opening or closing fence line
+		if le > ls && raw[le-1] == '\r' {
+			le--
 		}
-		if tv.jsonLike == "" && (!fence.in || fence.jsonish) {
-			if k, ok := jsonVerdictKey(line); ok {
-				tv.jsonLike = fmt.Sprintf("%q at line %d", k, lineNo)
-			}
+		for len(fs) > 0 && fs[0].End <= ls {
+			fs = fs[1:] // closed on an earlier line
 		}
-		if fence.in {
-			if tv.inFence == nil {
-				brackets(line, func(content, _ string) bool {
-					if r, ok := bracketVerdict(content); ok {
-						r.line = lineNo
-						seen := r
-						tv.inFence = &seen
-						return false
-					}
-					return true
-				})
-			}
-			continue
+		proseEnd, bodyStart, bodyEnd := le, 0, 0
+		if len(fs) > 0 && fs[0].Start < next { // a fence touches this line
+			f := fs[0]
+			proseEnd = min(max(f.Start, ls), le) // ls unless it opens here
+			bodyStart, bodyEnd = max(f.BodyStart, ls), min(f.BodyEnd, le)
 		}
-		brackets(line, func(content, after string) bool {
-			r, ok := bracketVerdict(content)
-			switch {
-			case ok:
-				r.line = lineNo
-				// "[[4]] out of 5", "[[4]]/5", "[[4]] (out of 5)"; of two
-				// denominators ("[[4/5]] out of 10"), the one that is not
-				// the scale's Max, if any, is the error.
-				if d, n := trailingDenom(after); n > 0 && (r.denom == 0 || r.denom == scale.Max) {
-					r.denom = d
-				}
-				if r.denom != 0 && r.denom != scale.Max && tv.badDenom == nil {
-					bad := r
-					tv.badDenom = &bad
-				}
-				tv.t.add(r)
-			case tv.unsupport == "" && isComparison(content):
-				tv.unsupport = fmt.Sprintf("[[%s]] at line %d", textnorm.Excerpt(content, maxBracket), lineNo)
+		if ls < proseEnd {
+			tv.prose(mask.text(ls, proseEnd), lineNo, scale)
+		}
+		if bodyStart < bodyEnd {
+			tv.fenced(mask.text(bodyStart, bodyEnd), fs[0], lineNo)
+		}
+		ls = next
+	}
+	return tv
+}
+
+// fenced reads a line of a fence's body, or the part of one: no verdict
+// there is read, but the first is kept for the message saying so, and in
+// a fence that may hold JSON, text that looks like a JSON verdict is
+// noted as it is in prose.
+func (tv *textVerdicts) fenced(line string, f jsonx.Fence, lineNo int) {
+	if tv.jsonLike == "" && f.Kind() != jsonx.OtherTagged {
+		if k, ok := jsonVerdictKey(line); ok {
+			tv.jsonLike = fmt.Sprintf("%q at line %d", k, lineNo)
+		}
+	}
+	if tv.inFence != nil {
+		return
+	}
+	brackets(line, func(content, _ string) bool {
+		if r, ok := bracketVerdict(content); ok {
+			r.line = lineNo
+			tv.inFence = &r
+			return false
+		}
+		return true
+	})
+}
+
+// prose reads the verdicts of a line, or of the part of one, outside code
+// fences.
+func (tv *textVerdicts) prose(line string, lineNo int, scale Scale) {
+	if tv.jsonLike == "" {
+		if k, ok := jsonVerdictKey(line); ok {
+			tv.jsonLike = fmt.Sprintf("%q at line %d", k, lineNo)
+		}
+	}
+	brackets(line, func(content, after string) bool {
+		r, ok := bracketVerdict(content)
+		switch {
+		case ok:
+			r.line = lineNo
+			// "[[4]] out of 5", "[[4]]/5", "[[4]] (out of 5)"; of two
+			// denominators ("[[4/5]] out of 10"), the one that is not
+			// the scale's Max, if any, is the error.
+			if d, n := trailingDenom(after); n > 0 && (r.denom == 0 || r.denom == scale.Max) {
+				r.denom = d
 			}
-			return true
-		})
-		switch r, found, bad := lineVerdict(line); {
-		case bad:
-			if tv.badLine == "" {
-				tv.badLine = fmt.Sprintf("the line %s (line %d)", verdictQuote(strings.TrimSpace(line), 80), lineNo)
-			}
-		case found:
-			r.as, r.line = line, lineNo
 			if r.denom != 0 && r.denom != scale.Max && tv.badDenom == nil {
 				bad := r
 				tv.badDenom = &bad
 			}
 			tv.t.add(r)
+		case tv.unsupport == "" && isComparison(content):
+			tv.unsupport = fmt.Sprintf("[[%s]] at line %d", textnorm.Excerpt(content, maxBracket), lineNo)
 		}
+		return true
+	})
+	switch r, found, bad := lineVerdict(line); {
+	case bad:
+		if tv.badLine == "" {
+			tv.badLine = fmt.Sprintf("the line %s (line %d)", verdictQuote(strings.TrimSpace(line), 80), lineNo)
+		}
+	case found:
+		r.as, r.line = line, lineNo
+		if r.denom != 0 && r.denom != scale.Max && tv.badDenom == nil {
+			bad := r
+			tv.badDenom = &bad
+		}
+		tv.t.add(r)
 	}
-	return tv
+}
+
+// objectMask reads parts of raw with its JSON objects masked: each object
+// is "{…}" where it ends, and nothing elsewhere. Parts must be asked for
+// left to right.
+type objectMask struct {
+	raw  string
+	objs []jsonx.Span
+	buf  []byte
+}
+
+// text returns raw[start:end], masked.
+func (m *objectMask) text(start, end int) string {
+	for len(m.objs) > 0 && m.objs[0].End <= start {
+		m.objs = m.objs[1:]
+	}
+	if len(m.objs) == 0 || m.objs[0].Start >= end {
+		return m.raw[start:end]
+	}
+	m.buf = m.buf[:0]
+	pos := start
+	for _, o := range m.objs {
+		if o.Start >= end {
+			break
+		}
+		if o.Start > pos {
+			m.buf = append(m.buf, m.raw[pos:o.Start]...)
+		}
+		if o.End > end {
+			pos = end // it goes on past this part
+			break
+		}
+		m.buf = append(m.buf, "{…}"...)
+		pos = o.End
+	}
+	m.buf = append(m.buf, m.raw[pos:end]...)
+	return string(m.buf)
 }
 
 // err returns why the text's verdicts cannot be read with certainty, or
@@ -429,51 +498,6 @@ func scanNumber(s string) (float64, int) {
 		return 0, 0
 	}
 	return f, i
-}
-
-// fenceState follows markdown code fences line by line: a line starting
-// (after indentation) with three or more backticks or tildes opens a fence,
-// and a line holding only a run of the same character at least as long
-// closes it.
-type fenceState struct {
-	in      bool
-	jsonish bool // tagged json (or untagged): JSON verdicts may live there
-	marker  byte
-	n       int
-}
-
-// line advances the state over one line and reports whether it was a
-// fence's opening or closing line.
-func (f *fenceState) line(line string) bool {
-	s := strings.TrimLeft(line, " \t")
-	if len(s) < 3 || (s[0] != '`' && s[0] != '~') {
-		return false
-	}
-	n := 0
-	for n < len(s) && s[n] == s[0] {
-		n++
-	}
-	if n < 3 {
-		return false
-	}
-	rest := strings.TrimSpace(s[n:])
-	if f.in {
-		if s[0] == f.marker && n >= f.n && rest == "" {
-			*f = fenceState{}
-			return true
-		}
-		return false
-	}
-	tag := rest
-	if i := strings.IndexAny(tag, " \t{"); i >= 0 {
-		tag = tag[:i]
-	}
-	if s[0] == '`' && strings.Contains(rest, "`") {
-		return false // "```code```" on one line is inline code, not a fence
-	}
-	tag = strings.ToLower(tag)
-	*f = fenceState{in: true, marker: s[0], n: n, jsonish: tag == "" || strings.HasPrefix(tag, "json")}
-	return true
 }
 
 // jsonVerdictKey finds a verdict key written as a JSON member ("score":)

@@ -12,6 +12,10 @@
 // Extract returns the JSON's text; callers decode it as they need (with
 // json.Decoder.UseNumber where exact numbers matter, as JSON Schema
 // validation does).
+//
+// Fences is the module's one reading of code fences, and Objects lists
+// every JSON object outside code; a caller that needs both, and Extract,
+// reads the fences once and passes them on (ExtractFenced).
 package jsonx
 
 import (
@@ -97,6 +101,16 @@ func (e *Error) Error() string { return e.Msg }
 // Extract returns the JSON value text holds in mode. The error is always an
 // *Error.
 func Extract(text string, mode Mode) (Found, error) {
+	return extract(text, mode, func() ([]Fence, error) { return Fences(text) })
+}
+
+// ExtractFenced is Extract for a caller that has read text's fences with
+// Fences already: fs must be what Fences(text) returned.
+func ExtractFenced(text string, fs []Fence, mode Mode) (Found, error) {
+	return extract(text, mode, func() ([]Fence, error) { return fs, nil })
+}
+
+func extract(text string, mode Mode, readFences func() ([]Fence, error)) (Found, error) {
 	trimmed := strings.TrimSpace(text)
 	if trimmed == "" {
 		return Found{}, &Error{Msg: "the output is empty"}
@@ -109,33 +123,33 @@ func Extract(text string, mode Mode) (Found, error) {
 		return Found{}, whole
 	}
 
-	fs, ok := fences(text)
-	if !ok {
+	fs, err := readFences()
+	if err != nil {
 		return Found{}, &Error{GaveUp: true, Msg: fmt.Sprintf("no JSON found: gave up after %d code fences", maxFences)}
 	}
-	var firstUntagged *fence
+	var firstUntagged *Fence
 	var others []string
 	for i := range fs {
 		f := &fs[i]
-		switch f.kind() {
-		case jsonTagged:
+		switch f.Kind() {
+		case JSONTagged:
 			// The first json fence is the answer. When it does not parse,
 			// the output's declared JSON is broken: a later json fence, an
 			// untagged fence or prose is not a stand-in for it.
-			if bodyIsJSON(f.body, true) {
+			if bodyIsJSON(f.body(text), true) {
 				return f.found(text), nil
 			}
 			return Found{}, f.parseErr(text)
-		case untagged:
+		case Untagged:
 			if firstUntagged == nil {
 				firstUntagged = f
 			}
-		case otherTagged:
-			others = append(others, f.tag)
+		case OtherTagged:
+			others = append(others, f.Tag)
 		}
 	}
 	for i := range fs {
-		if f := &fs[i]; f.kind() == untagged && bodyIsJSON(f.body, false) {
+		if f := &fs[i]; f.Kind() == Untagged && bodyIsJSON(f.body(text), false) {
 			return f.found(text), nil
 		}
 	}
@@ -257,37 +271,29 @@ func bodyIsJSON(body string, anyValue bool) bool {
 	return ok
 }
 
-func (f *fence) name(text string) string {
-	line := strings.Count(text[:f.start], "\n") + 1
-	if f.tag == "" {
-		return fmt.Sprintf("the untagged fence at line %d", line)
-	}
-	return fmt.Sprintf("the %s%s fence at line %d", strings.Repeat(string(f.marker), 3), textnorm.Excerpt(f.tag, maxTag), line)
-}
-
 // maxTag bounds a fence tag quoted in a message, in bytes.
 const maxTag = 40
 
-func (f *fence) found(text string) Found {
-	return Found{JSON: json.RawMessage(strings.TrimSpace(f.body)), From: f.name(text)}
+func (f *Fence) found(text string) Found {
+	return Found{JSON: json.RawMessage(strings.TrimSpace(f.body(text))), From: f.Name(text)}
 }
 
 // parseErr says why the fence's body is not JSON.
-func (f *fence) parseErr(text string) *Error {
-	name := f.name(text)
-	b := strings.TrimSpace(f.body)
+func (f *Fence) parseErr(text string) *Error {
+	name := f.Name(text)
+	b := strings.TrimSpace(f.body(text))
 	if b == "" {
 		return &Error{Msg: name + " is empty"}
 	}
-	if f.kind() == untagged && b[0] != '{' && b[0] != '[' {
+	if f.Kind() == Untagged && b[0] != '{' && b[0] != '[' {
 		return &Error{Msg: name + " does not hold a JSON object or array"}
 	}
-	e := parseErr(text, f.bodyStart, f.bodyStart+len(f.body))
+	e := parseErr(text, f.BodyStart, f.BodyEnd)
 	if e == nil { // unreachable: the caller found the body invalid
 		return &Error{Msg: name + " is not valid JSON"}
 	}
 	e.Msg = name + " is not valid JSON: " + e.Msg
-	if !f.closed {
+	if !f.Closed {
 		e.Msg += " (the fence is never closed)"
 	}
 	return e

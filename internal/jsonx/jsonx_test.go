@@ -253,20 +253,6 @@ func TestJsonxPosition(t *testing.T) {
 	assert.Equal(t, "line 1, column 4", Position("abc", 99))
 }
 
-func TestJsonxFences(t *testing.T) {
-	fs, ok := fences("a ```ts\nx\n```\nb ```json {\"k\": 1}```\nc\n```\nraw")
-	require.True(t, ok)
-	require.Len(t, fs, 3)
-	assert.Equal(t, "ts", fs[0].tag)
-	assert.Equal(t, "x\n", fs[0].body)
-	assert.True(t, fs[0].closed)
-	assert.Equal(t, "json", fs[1].tag)
-	assert.Equal(t, ` {"k": 1}`, fs[1].body)
-	assert.Equal(t, "", fs[2].tag)
-	assert.Equal(t, "raw", fs[2].body)
-	assert.False(t, fs[2].closed)
-}
-
 func TestJsonxExtractTooManyFences(t *testing.T) {
 	_, err := Extract(strings.Repeat("```ts\nx\n```\n", maxFences+1), Wrapped)
 	var e *Error

@@ -19,11 +19,11 @@ const (
 // tagged with another language. The error is nil on success; otherwise it
 // says why the best candidate (the one that read furthest) is not JSON, or
 // that the scan gave up.
-func scanProse(text string, fs []fence) (Found, *Error) {
+func scanProse(text string, fs []Fence) (Found, *Error) {
 	budget := max(minScanBudget, scanBudgetMult*len(text))
-	var skip []fence
+	var skip []Fence
 	for _, f := range fs {
-		if f.kind() == otherTagged {
+		if f.Kind() == OtherTagged {
 			skip = append(skip, f)
 		}
 	}
@@ -34,9 +34,9 @@ func scanProse(text string, fs []fence) (Found, *Error) {
 			break
 		}
 		i += j
-		if len(skip) > 0 && i >= skip[0].start {
-			if i < skip[0].end {
-				i = skip[0].end - 1
+		if len(skip) > 0 && i >= skip[0].Start {
+			if i < skip[0].End {
+				i = skip[0].End - 1
 				skip = skip[1:]
 				continue
 			}
