@@ -53,7 +53,9 @@ func newJudge(name string, f func(ctx context.Context, req evalkit.JudgeRequest)
 }
 
 // Pass returns a judge that passes every valid request: Score 1, RawScore
-// the scale's Max, Scored and Passed true.
+// the scale's Max, Scored and Passed true. It gives no Label, so a step
+// graded by labels (assert.PassingLabels) reports that the verdict has no
+// label; fake such a judge with Fixed(evalkit.Verdict{Label: "yes"}).
 func Pass() evalkit.Judge {
 	return newJudge("judgefake.Pass()", func(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 		if err := begin(ctx, req); err != nil {
@@ -65,6 +67,8 @@ func Pass() evalkit.Judge {
 
 // Fail returns a judge that fails every valid request: Score 0, RawScore
 // the scale's Min, Scored true, Passed false, and reason as the Reasoning.
+// Like Pass, it gives no Label: use Fixed with a Label for a step graded by
+// labels.
 func Fail(reason string) evalkit.Judge {
 	return newJudge(fmt.Sprintf("judgefake.Fail(%q)", reason), func(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 		if err := begin(ctx, req); err != nil {
