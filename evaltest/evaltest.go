@@ -112,37 +112,11 @@ func runCheck(ctx context.Context, c assert.Check, tr *evalkit.Transcript) (res 
 // go-cmp diff, where the transcript was written, and, from n, what the
 // recording of a judged step has to say.
 func (t *T) message(label string, tr *evalkit.Transcript, res assert.Result, err error, n *note) string {
-	var b strings.Builder
-	b.WriteString(label)
-	b.WriteString(": ")
 	if n == nil {
 		n = &note{}
 	}
-	if err != nil {
-		b.WriteString("error: ")
-		b.WriteString(textnorm.Excerpt(errorText(err), maxLine))
-		for _, line := range n.lines {
-			b.WriteString("\n")
-			b.WriteString(textnorm.Excerpt(line, maxLine))
-		}
-	} else {
-		b.WriteString(textnorm.Excerpt(res.Summary, maxLine))
-		details := res.Details
-		if n.judge != "" {
-			details = withJudgeNote(details, n.judge)
-		}
-		for i, d := range details {
-			if i == maxDetails {
-				fmt.Fprintf(&b, "\n… and %d more lines", len(details)-maxDetails)
-				break
-			}
-			fmt.Fprintf(&b, "\n%s: %s", textnorm.Excerpt(d.Label, maxLabel), textnorm.Excerpt(d.Text, maxLine))
-		}
-		if res.Diff != "" {
-			b.WriteString("\ndiff (-want +got):\n")
-			b.WriteString(textnorm.Excerpt(strings.TrimRight(res.Diff, "\n"), maxDiff))
-		}
-	}
+	var b strings.Builder
+	writeOutcome(&b, label, res, err, n)
 	if line := t.transcriptLine(tr); line != "" {
 		b.WriteString("\n")
 		b.WriteString(line)
@@ -152,6 +126,39 @@ func (t *T) message(label string, tr *evalkit.Transcript, res assert.Result, err
 		b.WriteString(n.hint)
 	}
 	return b.String()
+}
+
+// writeOutcome writes the part of a message every check shares: the label,
+// the summary or "error: ...", the labelled lines and the diff, each
+// bounded. n adds a judged step's lines; it must not be nil.
+func writeOutcome(b *strings.Builder, label string, res assert.Result, err error, n *note) {
+	b.WriteString(label)
+	b.WriteString(": ")
+	if err != nil {
+		b.WriteString("error: ")
+		b.WriteString(textnorm.Excerpt(errorText(err), maxLine))
+		for _, line := range n.lines {
+			b.WriteString("\n")
+			b.WriteString(textnorm.Excerpt(line, maxLine))
+		}
+		return
+	}
+	b.WriteString(textnorm.Excerpt(res.Summary, maxLine))
+	details := res.Details
+	if n.judge != "" {
+		details = withJudgeNote(details, n.judge)
+	}
+	for i, d := range details {
+		if i == maxDetails {
+			fmt.Fprintf(b, "\n… and %d more lines", len(details)-maxDetails)
+			break
+		}
+		fmt.Fprintf(b, "\n%s: %s", textnorm.Excerpt(d.Label, maxLabel), textnorm.Excerpt(d.Text, maxLine))
+	}
+	if res.Diff != "" {
+		b.WriteString("\ndiff (-want +got):\n")
+		b.WriteString(textnorm.Excerpt(strings.TrimRight(res.Diff, "\n"), maxDiff))
+	}
 }
 
 // errorText is err's text, a replay miss's nearest entry and differences

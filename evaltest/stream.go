@@ -110,7 +110,11 @@ func (s *StreamExpectation) report(label string, c assert.StreamCheck) {
 func (s *StreamExpectation) fail(label string, res assert.StreamResult, err error) {
 	s.t.tb.Helper()
 	s.ok = false
-	msg := resultMessage(label, res.Result, err) + "\n" + streamLine(s.chunks)
+	var b strings.Builder
+	writeOutcome(&b, label, res.Result, err, &note{})
+	b.WriteString("\n")
+	b.WriteString(streamLine(s.chunks))
+	msg := b.String()
 	if s.fatal {
 		s.t.tb.Fatalf("%s", msg)
 		return
@@ -139,32 +143,6 @@ func runStream(c assert.StreamCheck, chunks []string) (res assert.StreamResult, 
 		}
 	}
 	return st.End()
-}
-
-// resultMessage renders a result or an evaluation error as T.message
-// does, without the transcript line: a stream has no transcript.
-func resultMessage(label string, res assert.Result, err error) string {
-	var b strings.Builder
-	b.WriteString(label)
-	b.WriteString(": ")
-	if err != nil {
-		b.WriteString("error: ")
-		b.WriteString(textnorm.Excerpt(err.Error(), maxLine))
-		return b.String()
-	}
-	b.WriteString(textnorm.Excerpt(res.Summary, maxLine))
-	for i, d := range res.Details {
-		if i == maxDetails {
-			fmt.Fprintf(&b, "\n… and %d more lines", len(res.Details)-maxDetails)
-			break
-		}
-		fmt.Fprintf(&b, "\n%s: %s", textnorm.Excerpt(d.Label, maxLabel), textnorm.Excerpt(d.Text, maxLine))
-	}
-	if res.Diff != "" {
-		b.WriteString("\ndiff (-want +got):\n")
-		b.WriteString(textnorm.Excerpt(strings.TrimRight(res.Diff, "\n"), maxDiff))
-	}
-	return b.String()
 }
 
 // streamLine says how big the stream is, as the transcript line does for
