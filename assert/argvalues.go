@@ -387,6 +387,7 @@ func firstDiff(want, got any) string {
 // describing the first one.
 type argDiff struct {
 	first bool
+	exact bool // keys of got beyond want's are differences too
 	path  []any // the keys (string) and list indexes (int) to the value compared
 	n     int
 	text  string
@@ -424,6 +425,9 @@ func (d *argDiff) walk(want, got any) {
 			for k := range w {
 				visit(k)
 			}
+		}
+		if d.exact {
+			d.extra(w, g)
 		}
 	case []any:
 		g, ok := got.([]any)
@@ -526,4 +530,29 @@ func jsonValue(v any, max int) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return textnorm.Excerpt(strings.TrimSuffix(b.String(), "\n"), max)
+}
+
+// extra counts, for exact matching, each key of got that want lacks, in
+// sorted order: "unexpected, got ...".
+func (d *argDiff) extra(want, got map[string]any) {
+	if len(got) <= len(want) && !d.first {
+		extra := false
+		for k := range got {
+			if _, ok := want[k]; !ok {
+				extra = true
+				break
+			}
+		}
+		if !extra {
+			return
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[k]; ok {
+			continue
+		}
+		d.path = append(d.path, k)
+		d.add(func() string { return "unexpected, got " + jsonValue(got[k], 60) })
+		d.path = d.path[:len(d.path)-1]
+	}
 }

@@ -21,7 +21,35 @@ type ExpectedCall struct {
 	// Nil or empty matches a call with any arguments that decode to an
 	// object, including none ("", "{}" or null).
 	Args map[string]any
+	// ExactArgs requires the call's arguments to equal Args exactly, with
+	// no key Args lacks (at any depth), IgnoreFields aside; by default
+	// Args is a subset. Registry param match: "exact" (or "subset").
+	ExactArgs bool
+	// ArgsMatch maps argument paths to RE2 patterns the values there must
+	// match: a string as it is, any other value as its JSON text (numbers
+	// as the model wrote them). A missing or null value matches nothing.
+	// Registry param args_match. As PromptKit's args_match.
+	ArgsMatch map[string]string
+	// IgnoreFields are argument paths left out of the comparison, such as
+	// generated ids and timestamps: removed from Args, and with ExactArgs
+	// from the call's arguments too. Registry param ignore_fields.
+	IgnoreFields []string
+	// ResultIncludes are texts the call's result must contain (ignoring
+	// case unless the check is case-sensitive). Registry param
+	// result_includes.
+	ResultIncludes []string
+	// ResultMatches is an RE2 pattern the call's result must match.
+	// Registry param result_matches.
+	ResultMatches string
+	// NoError requires the call's result not to be an error (see
+	// NoToolErrors for what an error is). Registry param no_error.
+	NoError bool
 }
+
+// Paths (ArgsMatch, IgnoreFields) are keys joined with dots, such as
+// "payment.method"; a list on the way stands for each of its items, so
+// "passengers.dob" is the dob of every passenger. A call without a result
+// meets no result constraint (ResultIncludes, ResultMatches, NoError).
 
 // ToolArgs passes when the tool Tool was called with arguments that include
 // Args, or, with Calls, when each expected call matches its own actual call.
@@ -180,14 +208,18 @@ func (c ToolArgs) validate() error {
 	return err
 }
 
-// wantCall is an expected call with its arguments normalized.
+// wantCall is an expected call validated and normalized (see newWant).
 type wantCall struct {
 	tool  string
 	param string // the parameter that names the tool: tool_name or calls[i].tool_name
 	args  map[string]any
+	// What ExpectedCall asks beyond a subset of arguments.
+	exact     bool
+	ignore    [][]string
+	argsMatch []argPattern
+	result    *resultWant // nil: nothing asked of the result
+	key       string      // identical expected calls have equal keys
 }
-
-func (w wantCall) label() string { return shortName(w.tool) + " " + jsonValue(w.args, 120) }
 
 // expected validates the check and normalizes its expected calls.
 func (c ToolArgs) expected() ([]wantCall, error) {
@@ -211,21 +243,11 @@ func (c ToolArgs) expected() ([]wantCall, error) {
 		if at != "" {
 			at = fmt.Sprintf(prefix, i)
 		}
-		switch problem := toolNameProblem(ec.Tool); {
-		case ec.Tool == "":
-			return nil, paramErr(check, at+"tool_name", "empty: want a tool name")
-		case problem != "":
-			return nil, paramErr(check, at+"tool_name", "%s", problem)
-		}
-		want[i] = wantCall{tool: ec.Tool, param: at + "tool_name", args: map[string]any{}}
-		if len(ec.Args) == 0 {
-			continue
-		}
-		norm, err := normalizeArgs(ec.Args)
+		w, err := newWant(check, at, "tool_name", ec, resultOpts{})
 		if err != nil {
-			return nil, paramErr(check, at+"expected_args", "not representable as JSON: %v", err)
+			return nil, err
 		}
-		want[i].args = norm.(map[string]any) // a non-empty map encodes as an object
+		want[i] = w
 	}
 	return want, nil
 }
