@@ -387,7 +387,7 @@ func firstDiff(want, got any) string {
 // describing the first one.
 type argDiff struct {
 	first bool
-	exact bool // keys of got beyond want's are differences too
+	exact bool  // keys of got beyond want's are differences too
 	path  []any // the keys (string) and list indexes (int) to the value compared
 	n     int
 	text  string

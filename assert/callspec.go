@@ -101,9 +101,11 @@ func (p *params) order() (Order, error) {
 	return DefaultOrder, p.err("order", "want \"any\", \"subsequence\", \"exact\" or \"before\", got %q", s)
 }
 
-// resultOpts are a check's settings for the result constraints of its
-// expected calls.
-type resultOpts struct {
+// wantOpts are a check's settings for its expected calls.
+type wantOpts struct {
+	// anyTool lets an expected call leave its tool out: it then stands for
+	// a call of any tool (tool_calls_with_args without tool_name).
+	anyTool bool
 	// errorPattern marks results matching it as errors too (see
 	// NoToolErrors.ErrorPattern).
 	errorPattern string
@@ -140,8 +142,9 @@ func isErrorResult(r *evalkit.ToolResult, errorText *regexp.Regexp) bool {
 // newWant validates an ExpectedCall and normalizes it for matching. at
 // prefixes its parameters in errors ("steps[2]."), toolParam names the
 // tool's parameter ("tool_name" or "tool").
-func newWant(check, at, toolParam string, ec ExpectedCall, ro resultOpts) (wantCall, error) {
+func newWant(check, at, toolParam string, ec ExpectedCall, ro wantOpts) (wantCall, error) {
 	switch problem := toolNameProblem(ec.Tool); {
+	case ec.Tool == "" && ro.anyTool:
 	case ec.Tool == "":
 		return wantCall{}, paramErr(check, at+toolParam, "empty: want a tool name")
 	case problem != "":

@@ -243,7 +243,7 @@ func (c ToolArgs) expected() ([]wantCall, error) {
 		if at != "" {
 			at = fmt.Sprintf(prefix, i)
 		}
-		w, err := newWant(check, at, "tool_name", ec, resultOpts{})
+		w, err := newWant(check, at, "tool_name", ec, wantOpts{})
 		if err != nil {
 			return nil, err
 		}
@@ -269,64 +269,7 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 	if err := undeclared("tool_args", tr, refs...); err != nil {
 		return Result{}, err
 	}
-	ix := newCallIndex(sc.calls)
-	lists, of := ix.matches(want)
-	assigned, owner := matchCalls(lists, of, len(sc.calls))
-	matched := 0
-	for _, a := range assigned {
-		if a >= 0 {
-			matched++
-		}
-	}
-	score := ratio(matched, len(want))
-	if matched == len(want) {
-		if len(want) == 1 {
-			return pass(score, fmt.Sprintf("%s (call %d) matches", shortName(want[0].tool), assigned[0]+1)), nil
-		}
-		return pass(score, fmt.Sprintf("all %d expected calls matched (calls %s)", len(want), callNumbers(assigned))), nil
-	}
-
-	const maxUnmatched = 10 // unmatched expected calls explained in a failure
-	var (
-		summary   string
-		details   []Detail
-		diff      string
-		shown     bool // whether the details already show a call's arguments
-		unmatched int
-	)
-	if len(want) > 1 {
-		summary = fmt.Sprintf("matched %d of %d expected calls", matched, len(want))
-	}
-	for e, w := range want {
-		if assigned[e] >= 0 {
-			continue
-		}
-		if unmatched++; unmatched > maxUnmatched {
-			continue
-		}
-		var x explanation
-		switch {
-		case len(lists[of[e]]) > 0:
-			x = takenExplanation(lists[of[e]], want, owner)
-		default:
-			x = ix.closestExplanation(w, sc)
-		}
-		if len(want) == 1 {
-			summary = x.reason
-		} else {
-			details = append(details, Detail{"unmatched", w.label() + ": " + x.reason})
-		}
-		if !shown && len(x.details) > 0 {
-			details = append(details, x.details...)
-			diff, shown = x.diff, true
-		}
-	}
-	if more := unmatched - maxUnmatched; more > 0 {
-		details = append(details, Detail{"unmatched", fmt.Sprintf("… and %d more", more)})
-	}
-	res := fail(score, summary, sc.withScope(append(details, calledDetail(sc.calls)))...)
-	res.Diff = diff
-	return res, nil
+	return anyOrderResult(want, newCallIndex(sc.calls), sc, "expected call"), nil
 }
 
 // message returns the assistant message that made call i of the scope.
