@@ -475,11 +475,12 @@ func firstArgDiff(want, got any, exact bool) string {
 // the arguments and result.
 func (w wantCall) label() string {
 	var parts []string
-	if len(w.args) > 0 || (len(w.argsMatch) == 0 && w.result == nil) {
-		parts = append(parts, jsonValue(w.args, 120))
-	}
-	if w.exact {
-		parts = append(parts, "(exact)")
+	if len(w.args) > 0 || w.exact || (len(w.argsMatch) == 0 && w.result == nil) {
+		args := jsonValue(w.args, 120)
+		if w.exact {
+			args += " exactly"
+		}
+		parts = append(parts, args)
 	}
 	for _, p := range w.argsMatch {
 		parts = append(parts, p.path+"~"+quoteName(p.pattern))

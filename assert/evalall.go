@@ -22,9 +22,9 @@ func Types() []string { return defaultRegistry().Names() }
 // Spec is one check as a case file or PromptKit pack writes it: a type name
 // and its parameters.
 //
-//	- type: tool_call_chain
-//	  params:
-//	    steps: [{tool: get_order_details}, {tool: issue_refund, no_error: true}]
+//   - type: tool_call_chain
+//     params:
+//     steps: [{tool: get_order_details}, {tool: issue_refund, no_error: true}]
 type Spec struct {
 	// Type is the check's registered type name or alias.
 	Type string `json:"type"`

@@ -539,16 +539,22 @@ func (c ToolNoRepeat) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 		}
 	}
 	score := 1 - ratio(excess, len(sc.calls))
-	what := "identical calls"
+	what := "identical call"
 	if c.NameOnly {
-		what = "calls of one tool"
+		what = "call of one tool"
 	}
 	if repeats.empty() {
 		where := "in a row"
 		if c.Anywhere {
 			where = "in all"
 		}
-		return pass(score, fmt.Sprintf("no more than %d %s %s (%s)", limit, what, where, plural(len(sc.calls), "call"))), nil
+		how := "repeated"
+		if limit > 1 {
+			how = fmt.Sprintf("made more than %s %s", times(limit), where)
+		} else if !c.Anywhere {
+			how = "repeated in a row"
+		}
+		return pass(score, fmt.Sprintf("no %s %s (%s)", what, how, plural(len(sc.calls), "call"))), nil
 	}
 	details := make([]Detail, 0, repeats.len()+1)
 	for _, r := range repeats.list() {
