@@ -189,11 +189,11 @@ func TestToolCallsWithArgs(t *testing.T) {
 			params: map[string]any{"tool_name": "send_email", "no_error": true}, want: FAIL, summary: `"send_email" was not called`, score: ptr(0)},
 		{name: "calls: duplicate-aware", tr: tr, check: "tool_calls_with_args",
 			params: map[string]any{"calls": []any{map[string]any{"tool_name": "issue_refund", "no_error": true}, map[string]any{"tool_name": "issue_refund", "no_error": true}}},
-			want: FAIL, score: ptr(0.5), summary: "matched 1 of 2 expected calls",
+			want:   FAIL, score: ptr(0.5), summary: "matched 1 of 2 expected calls",
 			hasDetails: []assert.Detail{{Label: "unmatched", Text: "issue_refund no error: its only matching call (call 3) is taken by issue_refund no error; each expected call needs a call of its own"}}},
 		{name: "calls in order", tr: tr, check: "tool_calls_with_args",
 			params: map[string]any{"order": "subsequence", "calls": []any{map[string]any{"tool_name": "issue_refund"}, map[string]any{"tool_name": "get_order_details"}}},
-			want: FAIL, summary: "matched 1 of 2 expected calls in order"},
+			want:   FAIL, summary: "matched 1 of 2 expected calls in order"},
 		{name: "exact arguments", tr: tr, check: "tool_calls_with_args",
 			params: map[string]any{"tool_name": "get_order_details", "expected_args": map[string]any{"order_id": "#W123"}, "match": "exact"}, want: PASS},
 
@@ -236,7 +236,7 @@ func TestFieldFailureC09(t *testing.T) {
 		{name: "tool_args calls", tr: given, check: "tool_args", params: map[string]any{"calls": expected}, want: PASS, score: ptr(1)},
 		{name: "no repeat: other args", tr: given, check: "tool_no_repeat", params: map[string]any{}, want: PASS},
 		{name: "no repeat: identical twice", tr: identical, check: "tool_no_repeat", params: map[string]any{}, want: FAIL,
-			summary: "1 call repeated",
+			summary:    "1 call repeated",
 			hasDetails: []assert.Detail{{Label: "repeat", Text: `search_flights {"from":"OSL","to":"BCN"} called 2 times in a row (calls 1-2), want at most 1`}}},
 		{name: "a missing repeat is caught", tr: onlyFirst, check: "tool_calls_with_args", params: map[string]any{"calls": expected}, want: FAIL, score: ptr(0.5)},
 		{name: "a missing repeat, chain", tr: onlyFirst, check: "tool_call_chain", params: map[string]any{"steps": expected}, want: FAIL, score: ptr(0.5)},
@@ -245,7 +245,9 @@ func TestFieldFailureC09(t *testing.T) {
 
 // C12: arguments as a JSON string, an object, a non-object, or nothing.
 func TestFieldFailureC12(t *testing.T) {
-	weather := func(args string) *evalkit.Transcript { return toolTranscript(toolStep{name: "get_weather", args: args}) }
+	weather := func(args string) *evalkit.Transcript {
+		return toolTranscript(toolStep{name: "get_weather", args: args})
+	}
 	lyon := map[string]any{"tool_name": "get_weather", "expected_args": map[string]any{"city": "Lyon"}}
 	chain := map[string]any{"steps": []any{map[string]any{"tool": "get_weather", "expected_args": map[string]any{"city": "Lyon"}}}}
 	tickets := toolTranscript(toolStep{name: "list_open_tickets", args: ""}, toolStep{name: "list_open_tickets", args: "{}"}, toolStep{name: "list_open_tickets", args: "null"})
