@@ -70,7 +70,9 @@ func TestToolExec(t *testing.T) {
 	require.NoError(t, assert.Validate("tool_exec", map[string]any{"tool": "run_tests"}))
 
 	// A judge added later keeps the tools, and tools added later keep the judge.
-	judge := evalkit.JudgeFunc(func(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) { return evalkit.Verdict{}, errors.New("x") })
+	judge := evalkit.JudgeFunc(func(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) {
+		return evalkit.Verdict{}, errors.New("x")
+	})
 	res, err := reg.WithJudge(judge).Eval(ctx, "tool_exec", nil, map[string]any{"tool": "run_tests", "args": map[string]any{"suite": "unit"}})
 	require.NoError(t, err)
 	testify.True(t, res.Passed)
@@ -85,7 +87,7 @@ func TestToolExecTimeout(t *testing.T) {
 	expired, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
 	defer cancel()
 
-	honours := assert.ToolExecutorFunc(func(ctx context.Context, string, json.RawMessage) (evalkit.ToolResult, error) {
+	honours := assert.ToolExecutorFunc(func(ctx context.Context, _ string, _ json.RawMessage) (evalkit.ToolResult, error) {
 		<-ctx.Done()
 		return evalkit.ToolResult{}, ctx.Err()
 	})
