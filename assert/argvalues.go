@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +22,9 @@ import (
 // []any, string, bool, nil) with numbers as json.Number, so no digit of an
 // int64 or uint64 is lost. Values JSON cannot hold are an error.
 func normalizeArgs(v any) (any, error) {
+	if norm, ok := jsonShaped(v, 0); ok {
+		return norm, nil
+	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -555,4 +559,52 @@ func (d *argDiff) extra(want, got map[string]any) {
 		d.add(func() string { return "unexpected, got " + jsonValue(got[k], 60) })
 		d.path = d.path[:len(d.path)-1]
 	}
+}
+
+// jsonShaped is normalizeArgs' fast path for values already made of
+// JSON's shapes (what case files and Go literals give): it copies them
+// with every number as a json.Number, as the round trip through
+// encoding/json would, and reports false for anything else (a struct, a
+// NaN, a typed map), which then takes the round trip and its errors.
+func jsonShaped(v any, depth int) (any, bool) {
+	if depth > 64 {
+		return nil, false
+	}
+	switch v := v.(type) {
+	case nil, string, bool, json.Number:
+		if n, ok := v.(json.Number); ok && !json.Valid([]byte(n)) {
+			return nil, false
+		}
+		return v, true
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, false
+		}
+		return json.Number(strconv.FormatFloat(v, 'g', -1, 64)), true
+	case int:
+		return json.Number(strconv.Itoa(v)), true
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10)), true
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			ne, ok := jsonShaped(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out[k] = ne
+		}
+		return out, true
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			ne, ok := jsonShaped(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out[i] = ne
+		}
+		return out, true
+	}
+	return nil, false
 }

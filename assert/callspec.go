@@ -213,13 +213,12 @@ func newWant(check, at, toolParam string, ec ExpectedCall, ro wantOpts) (wantCal
 		}
 		w.result = r
 	}
-	w.key = w.canonicalKey(ro.caseSensitive)
 	return w, nil
 }
 
 // canonicalKey identifies what an expected call accepts: identical expected
 // calls share one candidate list.
-func (w wantCall) canonicalKey(caseSensitive bool) string {
+func (w wantCall) canonicalKey() string {
 	canon, _ := json.Marshal(w.args) // cannot fail: w.args came from JSON; keys sorted
 	var b strings.Builder
 	b.WriteString(w.tool)
@@ -235,7 +234,7 @@ func (w wantCall) canonicalKey(caseSensitive bool) string {
 		b.WriteString("\x00match:" + p.path + "\x01" + p.pattern)
 	}
 	if r := w.result; r != nil {
-		fmt.Fprintf(&b, "\x00result:%q %q %v %v", r.includes, r.pattern, r.noError, caseSensitive)
+		fmt.Fprintf(&b, "\x00result:%q %q %v %v %p", r.includes, r.pattern, r.noError, r.match.fold, r.errorText)
 	}
 	return b.String()
 }

@@ -218,7 +218,6 @@ type wantCall struct {
 	ignore    [][]string
 	argsMatch []argPattern
 	result    *resultWant // nil: nothing asked of the result
-	key       string      // identical expected calls have equal keys
 }
 
 // expected validates the check and normalizes its expected calls.

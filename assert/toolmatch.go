@@ -75,11 +75,12 @@ func (ix *callIndex) matches(want []wantCall) (lists [][]int, of []int) {
 	seen := map[string]int{} // tool and canonical arguments -> list
 	for e, w := range want {
 		if perTool[w.tool] > 1 {
-			if l, ok := seen[w.key]; ok {
+			key := w.canonicalKey()
+			if l, ok := seen[key]; ok {
 				of[e] = l
 				continue
 			}
-			seen[w.key] = len(lists)
+			seen[key] = len(lists)
 		}
 		candidates := ix.byTool[w.tool]
 		if perTool[w.tool] >= minIndexed {
