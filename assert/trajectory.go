@@ -362,7 +362,7 @@ func (c ToolCallsWithArgs) Check(_ context.Context, tr *evalkit.Transcript) (Res
 	for _, pr := range problems.list() {
 		lines = append(lines, Detail{"short", pr})
 	}
-	res := fail(score, fmt.Sprintf("%d of %s fall short", short, calls(len(considered))), sc.withScope(append(lines, details...))...)
+	res := fail(score, fmt.Sprintf("%d of %s %s short", short, calls(len(considered)), verb(short, "falls", "fall")), sc.withScope(append(lines, details...))...)
 	res.Diff = diff
 	return res, nil
 }
@@ -671,4 +671,13 @@ func exactResult(want []wantCall, ix *callIndex, sc toolScope, lists [][]int, of
 	res := fail(score, summary, sc.withScope(append(details, sequenceDetail(sc.calls)))...)
 	res.Diff = diff
 	return res
+}
+
+// verb picks the verb form that agrees with a count: "1 of 2 calls falls
+// short", "2 of 3 calls fall short".
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

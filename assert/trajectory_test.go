@@ -172,7 +172,7 @@ func TestToolCallsWithArgs(t *testing.T) {
 			summary: "all 2 calls to issue_refund meet it"},
 		{name: "one call falls short", tr: tr, check: "tool_calls_with_args",
 			params: map[string]any{"tool_name": "issue_refund", "expected_args": map[string]any{"amount": 42}}, want: FAIL, score: ptr(0.5),
-			summary: "1 of 2 calls to issue_refund fall short",
+			summary: "1 of 2 calls to issue_refund falls short",
 			details: []assert.Detail{
 				{Label: "short", Text: "call 2: amount: got 41.5, want 42"},
 				{Label: "args", Text: `call 2: {"order_id":"#W123","amount":41.5}`},
@@ -182,7 +182,7 @@ func TestToolCallsWithArgs(t *testing.T) {
 			params: map[string]any{"args_match": map[string]any{"order_id": "#W123"}}, want: PASS, summary: "all 3 tool calls meet it"},
 		{name: "result constraints on every call", tr: tr, check: "tool_calls_with_args",
 			params: map[string]any{"tool_name": "issue_refund", "no_error": true}, want: FAIL,
-			summary: "1 of 2 calls to issue_refund fall short"},
+			summary: "1 of 2 calls to issue_refund falls short"},
 		{name: "nothing coerced: \"42\" is not 42", tr: tr, check: "tool_calls_with_args",
 			params: map[string]any{"tool_name": "get_order_details", "expected_args": map[string]any{"order_id": "#W123"}}, want: PASS},
 		{name: "the tool was not called", tr: tr, check: "tool_calls_with_args",
