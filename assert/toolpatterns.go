@@ -635,7 +635,14 @@ func (c ToolNoRepeat) Describe() string {
 	if len(c.Tools) > 0 {
 		which = " of " + joinQuoted(c.Tools, "or")
 	}
-	return describeLine(fmt.Sprintf("no %s%s is made more than %s %s%s", what, which, times(max(c.MaxRepeats, 1)), where, callsScope(c.Scope)))
+	how := fmt.Sprintf("made more than %s %s", times(max(c.MaxRepeats, 1)), where)
+	if c.MaxRepeats <= 1 {
+		how = "repeated " + where
+		if c.Anywhere {
+			how = "made twice"
+		}
+	}
+	return describeLine(fmt.Sprintf("no %s%s is %s%s", what, which, how, callsScope(c.Scope)))
 }
 
 // ToolEfficiency passes when the calls of the scope stay within the bounds
