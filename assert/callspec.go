@@ -13,7 +13,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/google/go-cmp/cmp"
@@ -582,71 +581,4 @@ func diffViewsAll(want, got any, depth int) (any, any) {
 		}
 	}
 	return wv, gv
-}
-
-// matchOrdered assigns calls to expected calls in order (InOrder,
-// BeforeOrder, ExactOrder): expected call e may take the calls lists[of[e]],
-// which are in call order. For InOrder and BeforeOrder each expected call
-// takes the earliest candidate after the previous one's call, which leaves
-// the most calls for those that follow, so a subsequence is found whenever
-// one exists; the first expected call without one ends the assignment. For
-// ExactOrder expected call e takes call e when it may. assigned holds each
-// expected call's call or -1.
-func matchOrdered(order Order, lists [][]int, of []int, n int) (assigned []int) {
-	assigned = make([]int, len(of))
-	for e := range assigned {
-		assigned[e] = -1
-	}
-	if order == ExactOrder {
-		for e := range of {
-			if e < n {
-				if _, ok := slices.BinarySearch(lists[of[e]], e); ok {
-					assigned[e] = e
-				}
-			}
-		}
-		return assigned
-	}
-	pos := -1
-	for e := range of {
-		l := lists[of[e]]
-		k := sort.SearchInts(l, pos+1)
-		if k == len(l) {
-			break
-		}
-		assigned[e], pos = l[k], l[k]
-	}
-	return assigned
-}
-
-// beforeViolation finds, for BeforeOrder, the first expected call e with a
-// candidate call that comes before the call of an earlier expected call
-// and is no earlier expected call's: it returns e, that call and the earlier
-// expected call, or -1.
-func beforeViolation(lists [][]int, of []int, assigned []int) (e, call, earlier int) {
-	taken := map[int]bool{}
-	for j := range of {
-		if assigned[j] < 0 {
-			break
-		}
-		if j > 0 {
-			for _, c := range lists[of[j]] {
-				if c >= assigned[j-1] {
-					break
-				}
-				if taken[c] {
-					continue
-				}
-				// c comes before step j-1's call: find the first earlier
-				// step whose call is after c.
-				for i := 0; i < j; i++ {
-					if assigned[i] > c {
-						return j, c, i
-					}
-				}
-			}
-		}
-		taken[assigned[j]] = true
-	}
-	return -1, -1, -1
 }
