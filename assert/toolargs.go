@@ -11,8 +11,15 @@ import (
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
-// ExpectedCall is one call ToolArgs looks for: a tool and a subset of the
-// arguments it must have been called with.
+// ExpectedCall is one call ToolArgs, ToolCallsWithArgs and ToolCallChain
+// look for: a tool, a subset of the arguments it must have been called
+// with (or all of them, with ExactArgs), and optionally patterns on the
+// arguments and constraints on the call's result.
+//
+// Paths (ArgsMatch, IgnoreFields) are keys joined with dots, such as
+// "payment.method"; a list on the way stands for each of its items, so
+// "passengers.dob" is the dob of every passenger. A call without a result
+// meets no result constraint (ResultIncludes, ResultMatches, NoError).
 type ExpectedCall struct {
 	// Tool is the tool's name.
 	Tool string
@@ -46,13 +53,10 @@ type ExpectedCall struct {
 	NoError bool
 }
 
-// Paths (ArgsMatch, IgnoreFields) are keys joined with dots, such as
-// "payment.method"; a list on the way stands for each of its items, so
-// "passengers.dob" is the dob of every passenger. A call without a result
-// meets no result constraint (ResultIncludes, ResultMatches, NoError).
-
 // ToolArgs passes when the tool Tool was called with arguments that include
-// Args, or, with Calls, when each expected call matches its own actual call.
+// Args, or, with Calls, when each expected call matches its own actual call
+// (an ExpectedCall's other constraints, such as NoError, are met too: the
+// matcher is ToolCallsWithArgs').
 //
 // Matching is by subset: every key of the expected arguments must be present
 // with an equal value; keys the call has beyond them are ignored. Values are
