@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +22,9 @@ import (
 // []any, string, bool, nil) with numbers as json.Number, so no digit of an
 // int64 or uint64 is lost. Values JSON cannot hold are an error.
 func normalizeArgs(v any) (any, error) {
+	if norm, ok := jsonShaped(v, 0); ok {
+		return norm, nil
+	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -387,6 +391,7 @@ func firstDiff(want, got any) string {
 // describing the first one.
 type argDiff struct {
 	first bool
+	exact bool  // keys of got beyond want's are differences too
 	path  []any // the keys (string) and list indexes (int) to the value compared
 	n     int
 	text  string
@@ -424,6 +429,9 @@ func (d *argDiff) walk(want, got any) {
 			for k := range w {
 				visit(k)
 			}
+		}
+		if d.exact {
+			d.extra(w, g)
 		}
 	case []any:
 		g, ok := got.([]any)
@@ -526,4 +534,77 @@ func jsonValue(v any, max int) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return textnorm.Excerpt(strings.TrimSuffix(b.String(), "\n"), max)
+}
+
+// extra counts, for exact matching, each key of got that want lacks, in
+// sorted order: "unexpected, got ...".
+func (d *argDiff) extra(want, got map[string]any) {
+	if len(got) <= len(want) && !d.first {
+		extra := false
+		for k := range got {
+			if _, ok := want[k]; !ok {
+				extra = true
+				break
+			}
+		}
+		if !extra {
+			return
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[k]; ok {
+			continue
+		}
+		d.path = append(d.path, k)
+		d.add(func() string { return "unexpected, got " + jsonValue(got[k], 60) })
+		d.path = d.path[:len(d.path)-1]
+	}
+}
+
+// jsonShaped is normalizeArgs' fast path for values already made of
+// JSON's shapes (what case files and Go literals give): it copies them
+// with every number as a json.Number, as the round trip through
+// encoding/json would, and reports false for anything else (a struct, a
+// NaN, a typed map), which then takes the round trip and its errors.
+func jsonShaped(v any, depth int) (any, bool) {
+	if depth > 64 {
+		return nil, false
+	}
+	switch v := v.(type) {
+	case nil, string, bool, json.Number:
+		if n, ok := v.(json.Number); ok && !json.Valid([]byte(n)) {
+			return nil, false
+		}
+		return v, true
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, false
+		}
+		return json.Number(strconv.FormatFloat(v, 'g', -1, 64)), true
+	case int:
+		return json.Number(strconv.Itoa(v)), true
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10)), true
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			ne, ok := jsonShaped(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out[k] = ne
+		}
+		return out, true
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			ne, ok := jsonShaped(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out[i] = ne
+		}
+		return out, true
+	}
+	return nil, false
 }

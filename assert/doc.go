@@ -41,6 +41,22 @@
 // parameters without running it, with Build's and Eval's errors: a case
 // file can be checked when it is loaded.
 //
+// Trajectory checks read what the agent did: ToolCallChain and
+// ToolCallsWithArgs match ExpectedCall values — a tool and, optionally,
+// arguments (a subset, or exactly, with IgnoreFields for generated ids and
+// timestamps), RE2 patterns on them and constraints on the result — each
+// consuming a call of its own, in an Order (any, subsequence, exact, or
+// before); a failure names the expected call without a partner, the
+// closest call and a go-cmp diff of its arguments. ToolArgsExcluded,
+// ToolAntiPattern, ToolNoRepeat, ToolEfficiency and
+// InvariantFieldsPreserved judge the shape of the calls, the ToolResult
+// checks what the tools answered, and ToolExec runs a tool through the
+// application's ToolExecutor (Registry.WithTools).
+//
+// Types lists every registered type name and alias; EvalAll runs a list of
+// Specs ({type, params}, as ParseSpecs and LoadSpecs read them from YAML or
+// JSON with their lines) and returns every outcome.
+//
 // Stream checks (StreamCheck: ContentExcludes, Regex, MaxLength) judge an
 // output chunk by chunk while it streams, and say at which chunk and byte
 // it was settled.

@@ -25,7 +25,8 @@ type Registry struct {
 	mu      sync.RWMutex
 	entries map[string]entry
 	judge   evalkit.Judge
-	shared  *Registry // for a registry made by WithJudge, the one holding the entries
+	tools   ToolExecutor // what tool_exec runs tools with; see WithTools
+	shared  *Registry    // for a registry made by WithJudge or WithTools, the one holding the entries
 }
 
 type entry struct {
@@ -61,6 +62,9 @@ func NewRegistry() *Registry {
 		r.entries[target+"_session"] = entry{build: r.entries[target].build, target: target, scope: Session}
 	}
 	r.entries["llm_judge_conversation"] = entry{build: r.entries["llm_judge"].build, target: "llm_judge", scope: Session}
+
+	// Trajectory checks, their aliases and _session names (trajectory.go).
+	addTrajectoryChecks(r)
 	return r
 }
 
@@ -70,7 +74,7 @@ func NewRegistry() *Registry {
 // registered on both. Without a judge, building a judged check is an error
 // wrapping ErrNoJudge.
 func (r *Registry) WithJudge(j evalkit.Judge) *Registry {
-	return &Registry{judge: j, shared: r.table()}
+	return &Registry{judge: j, tools: r.toolsOrNil(), shared: r.table()}
 }
 
 // table is the registry holding the entries.

@@ -11,8 +11,15 @@ import (
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
-// ExpectedCall is one call ToolArgs looks for: a tool and a subset of the
-// arguments it must have been called with.
+// ExpectedCall is one call ToolArgs, ToolCallsWithArgs and ToolCallChain
+// look for: a tool, a subset of the arguments it must have been called
+// with (or all of them, with ExactArgs), and optionally patterns on the
+// arguments and constraints on the call's result.
+//
+// Paths (ArgsMatch, IgnoreFields) are keys joined with dots, such as
+// "payment.method"; a list on the way stands for each of its items, so
+// "passengers.dob" is the dob of every passenger. A call without a result
+// meets no result constraint (ResultIncludes, ResultMatches, NoError).
 type ExpectedCall struct {
 	// Tool is the tool's name.
 	Tool string
@@ -21,10 +28,35 @@ type ExpectedCall struct {
 	// Nil or empty matches a call with any arguments that decode to an
 	// object, including none ("", "{}" or null).
 	Args map[string]any
+	// ExactArgs requires the call's arguments to equal Args exactly, with
+	// no key Args lacks (at any depth), IgnoreFields aside; by default
+	// Args is a subset. Registry param match: "exact" (or "subset").
+	ExactArgs bool
+	// ArgsMatch maps argument paths to RE2 patterns the values there must
+	// match: a string as it is, any other value as its JSON text (numbers
+	// as the model wrote them). A missing or null value matches nothing.
+	// Registry param args_match. As PromptKit's args_match.
+	ArgsMatch map[string]string
+	// IgnoreFields are argument paths left out of the comparison, such as
+	// generated ids and timestamps: removed from Args, and with ExactArgs
+	// from the call's arguments too. Registry param ignore_fields.
+	IgnoreFields []string
+	// ResultIncludes are texts the call's result must contain (ignoring
+	// case unless the check is case-sensitive). Registry param
+	// result_includes.
+	ResultIncludes []string
+	// ResultMatches is an RE2 pattern the call's result must match.
+	// Registry param result_matches.
+	ResultMatches string
+	// NoError requires the call's result not to be an error (see
+	// NoToolErrors for what an error is). Registry param no_error.
+	NoError bool
 }
 
 // ToolArgs passes when the tool Tool was called with arguments that include
-// Args, or, with Calls, when each expected call matches its own actual call.
+// Args, or, with Calls, when each expected call matches its own actual call
+// (an ExpectedCall's other constraints, such as NoError, are met too: the
+// matcher is ToolCallsWithArgs').
 //
 // Matching is by subset: every key of the expected arguments must be present
 // with an equal value; keys the call has beyond them are ignored. Values are
@@ -180,14 +212,17 @@ func (c ToolArgs) validate() error {
 	return err
 }
 
-// wantCall is an expected call with its arguments normalized.
+// wantCall is an expected call validated and normalized (see newWant).
 type wantCall struct {
 	tool  string
 	param string // the parameter that names the tool: tool_name or calls[i].tool_name
 	args  map[string]any
+	// What ExpectedCall asks beyond a subset of arguments.
+	exact     bool
+	ignore    [][]string
+	argsMatch []argPattern
+	result    *resultWant // nil: nothing asked of the result
 }
-
-func (w wantCall) label() string { return shortName(w.tool) + " " + jsonValue(w.args, 120) }
 
 // expected validates the check and normalizes its expected calls.
 func (c ToolArgs) expected() ([]wantCall, error) {
@@ -211,21 +246,11 @@ func (c ToolArgs) expected() ([]wantCall, error) {
 		if at != "" {
 			at = fmt.Sprintf(prefix, i)
 		}
-		switch problem := toolNameProblem(ec.Tool); {
-		case ec.Tool == "":
-			return nil, paramErr(check, at+"tool_name", "empty: want a tool name")
-		case problem != "":
-			return nil, paramErr(check, at+"tool_name", "%s", problem)
-		}
-		want[i] = wantCall{tool: ec.Tool, param: at + "tool_name", args: map[string]any{}}
-		if len(ec.Args) == 0 {
-			continue
-		}
-		norm, err := normalizeArgs(ec.Args)
+		w, err := newWant(check, at, "tool_name", ec, wantOpts{})
 		if err != nil {
-			return nil, paramErr(check, at+"expected_args", "not representable as JSON: %v", err)
+			return nil, err
 		}
-		want[i].args = norm.(map[string]any) // a non-empty map encodes as an object
+		want[i] = w
 	}
 	return want, nil
 }
@@ -247,64 +272,7 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 	if err := undeclared("tool_args", tr, refs...); err != nil {
 		return Result{}, err
 	}
-	ix := newCallIndex(sc.calls)
-	lists, of := ix.matches(want)
-	assigned, owner := matchCalls(lists, of, len(sc.calls))
-	matched := 0
-	for _, a := range assigned {
-		if a >= 0 {
-			matched++
-		}
-	}
-	score := ratio(matched, len(want))
-	if matched == len(want) {
-		if len(want) == 1 {
-			return pass(score, fmt.Sprintf("%s (call %d) matches", shortName(want[0].tool), assigned[0]+1)), nil
-		}
-		return pass(score, fmt.Sprintf("all %d expected calls matched (calls %s)", len(want), callNumbers(assigned))), nil
-	}
-
-	const maxUnmatched = 10 // unmatched expected calls explained in a failure
-	var (
-		summary   string
-		details   []Detail
-		diff      string
-		shown     bool // whether the details already show a call's arguments
-		unmatched int
-	)
-	if len(want) > 1 {
-		summary = fmt.Sprintf("matched %d of %d expected calls", matched, len(want))
-	}
-	for e, w := range want {
-		if assigned[e] >= 0 {
-			continue
-		}
-		if unmatched++; unmatched > maxUnmatched {
-			continue
-		}
-		var x explanation
-		switch {
-		case len(lists[of[e]]) > 0:
-			x = takenExplanation(lists[of[e]], want, owner)
-		default:
-			x = ix.closestExplanation(w, sc)
-		}
-		if len(want) == 1 {
-			summary = x.reason
-		} else {
-			details = append(details, Detail{"unmatched", w.label() + ": " + x.reason})
-		}
-		if !shown && len(x.details) > 0 {
-			details = append(details, x.details...)
-			diff, shown = x.diff, true
-		}
-	}
-	if more := unmatched - maxUnmatched; more > 0 {
-		details = append(details, Detail{"unmatched", fmt.Sprintf("… and %d more", more)})
-	}
-	res := fail(score, summary, sc.withScope(append(details, calledDetail(sc.calls)))...)
-	res.Diff = diff
-	return res, nil
+	return anyOrderResult(want, newCallIndex(sc.calls), sc, "expected call"), nil
 }
 
 // message returns the assistant message that made call i of the scope.

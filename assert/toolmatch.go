@@ -9,9 +9,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -77,10 +74,8 @@ func (ix *callIndex) matches(want []wantCall) (lists [][]int, of []int) {
 	of = make([]int, len(want))
 	seen := map[string]int{} // tool and canonical arguments -> list
 	for e, w := range want {
-		var key string
 		if perTool[w.tool] > 1 {
-			canon, _ := json.Marshal(w.args) // cannot fail: w.args came from JSON; keys sorted
-			key = w.tool + "\x00" + string(canon)
+			key := w.canonicalKey()
 			if l, ok := seen[key]; ok {
 				of[e] = l
 				continue
@@ -93,7 +88,7 @@ func (ix *callIndex) matches(want []wantCall) (lists [][]int, of []int) {
 		}
 		var list []int
 		for _, i := range candidates {
-			if d := ix.args(i); d.err == nil && subset(w.args, d.args) {
+			if w.accepts(ix.calls[i], ix.args(i)) {
 				list = append(list, i)
 			}
 		}
@@ -230,10 +225,12 @@ func callNumbers(calls []int) string {
 }
 
 // closestExplanation explains an expected call that no call matches, from
-// the call to its tool that comes closest.
+// the call to its tool that comes closest: the fewest shortfalls (see
+// wantCall.callProblems), the latest on a tie, a call with readable
+// arguments before one without.
 func (ix *callIndex) closestExplanation(w wantCall, sc toolScope) explanation {
 	calls := ix.byTool[w.tool]
-	best, bestDiffs, unreadable := -1, 0, 0
+	best, bestN, unreadable := -1, 0, 0
 	for _, i := range calls {
 		d := ix.args(i)
 		if d.err != nil {
@@ -243,36 +240,37 @@ func (ix *callIndex) closestExplanation(w wantCall, sc toolScope) explanation {
 			}
 			continue
 		}
-		n := countDiffs(w.args, d.args)
-		if best < 0 || ix.args(best).err != nil || n <= bestDiffs {
-			best, bestDiffs = i, n
+		n, _, _ := w.callProblems(ix.calls[i], d)
+		if best < 0 || ix.args(best).err != nil || n <= bestN {
+			best, bestN = i, n
 		}
 	}
 	if best < 0 {
 		return explanation{reason: fmt.Sprintf("%s was not called", quoteName(w.tool))}
 	}
-	call := sc.calls[best]
-	subject := fmt.Sprintf("%s (call %d)", shortName(w.tool), best+1)
-	var x explanation
-	if d := ix.args(best); d.err != nil {
-		x.reason = subject + ": " + strings.Replace(d.err.Error(), "arguments of "+call.Name+" are", "arguments are", 1)
-	} else {
-		x.reason = subject + ": " + firstDiff(w.args, d.args)
-		if more := bestDiffs - 1; more > 0 {
-			x.reason += " (and " + plural(more, "more difference") + ")"
-		}
-		x.diff = boundDiff(cmp.Diff(diffViews(w.args, project(w.args, d.args), 0)))
-	}
-	x.details = append(x.details, Detail{"args", fmt.Sprintf("call %d: %s", best+1, rawArgs(call.Args))})
-	if m, ok := sc.message(best); ok && m.FinishReason == "length" {
-		x.details = append(x.details, Detail{"finish reason", "length: the model hit its token limit in this message"})
-	}
+	x := ix.callExplanation(w, best, sc)
 	if len(calls) > 1 {
 		note := fmt.Sprintf("%d calls to %s, none matches; showing call %d", len(calls), shortName(w.tool), best+1)
 		if unreadable > 0 {
 			note += fmt.Sprintf(" (%d with unreadable arguments)", unreadable)
 		}
 		x.details = append(x.details, Detail{"note", note})
+	}
+	return x
+}
+
+// callExplanation says how call i falls short of w: the first shortfall,
+// how many more, the call's arguments and a diff of them.
+func (ix *callIndex) callExplanation(w wantCall, i int, sc toolScope) explanation {
+	call := sc.calls[i]
+	n, first, diff := w.callProblems(ix.calls[i], ix.args(i))
+	x := explanation{reason: fmt.Sprintf("%s (call %d): %s", shortName(call.Name), i+1, first), diff: diff}
+	if more := n - 1; more > 0 {
+		x.reason += " (and " + plural(more, "more difference") + ")"
+	}
+	x.details = append(x.details, Detail{"args", fmt.Sprintf("call %d: %s", i+1, rawArgs(call.Args))})
+	if m, ok := sc.message(i); ok && m.FinishReason == "length" {
+		x.details = append(x.details, Detail{"finish reason", "length: the model hit its token limit in this message"})
 	}
 	return x
 }

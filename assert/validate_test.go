@@ -2,6 +2,7 @@ package assert_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -177,6 +178,8 @@ func TestValidateJudgedWithoutJudge(t *testing.T) {
 func TestDescribeEveryType(t *testing.T) {
 	reg := assert.NewRegistry().WithJudge(evalkit.JudgeFunc(func(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) {
 		return evalkit.Verdict{}, errors.New("not asked")
+	})).WithTools(assert.ToolExecutorFunc(func(context.Context, string, json.RawMessage) (evalkit.ToolResult, error) {
+		return evalkit.ToolResult{}, errors.New("not run")
 	}))
 	for _, name := range registeredNames(t) {
 		c, err := reg.Build(name, minimalParams[name])
