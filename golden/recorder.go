@@ -35,6 +35,7 @@ type store struct {
 	redact func(string) string
 	usage  string // the usage log's directory, or ""
 	now    func() time.Time
+	ignore []string // WithIgnoreFields' paths: Transports only
 
 	mu       sync.Mutex
 	entries  map[string]Entry // as read, then as recorded
