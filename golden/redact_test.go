@@ -124,7 +124,7 @@ func TestGoldenRepositoryRecordingsHoldNoSecrets(t *testing.T) {
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.HasSuffix(path, ".judge.json") {
+		if !d.IsDir() && (strings.HasSuffix(path, golden.JudgeSuffix) || strings.HasSuffix(path, golden.HTTPSuffix)) {
 			found = append(found, path)
 			assert.NoError(t, golden.Verify(path))
 		}

@@ -588,8 +588,9 @@ type streamBody struct {
 	mu       sync.Mutex
 	buf      []byte // received, not yet a whole event
 	out      []byte // redacted, not yet read by the client
+	srcErr   error // the live stream's read error, io.EOF at its end
 	finished bool
-	err      error // the error the stream ended with, io.EOF at its end
+	err      error // what Read returns once out is drained
 }
 
 func (s *streamBody) Read(p []byte) (int, error) {
@@ -616,20 +617,21 @@ func (s *streamBody) fill() {
 			s.emit(ev)
 			return
 		}
-		n, err := s.src.Read(chunk)
-		s.buf = append(s.buf, chunk[:n]...)
-		switch {
-		case errors.Is(err, io.EOF):
+		if s.srcErr != nil {
+			if !errors.Is(s.srcErr, io.EOF) {
+				s.end(fmt.Errorf("golden: reading the live event stream: %w", s.srcErr))
+				return
+			}
 			if len(s.buf) > 0 {
 				s.emit(s.buf) // an unterminated tail, kept whole
 				s.buf = nil
 			}
 			s.end(nil)
 			return
-		case err != nil:
-			s.end(fmt.Errorf("golden: reading the live event stream: %w", err))
-			return
 		}
+		n, err := s.src.Read(chunk)
+		s.buf = append(s.buf, chunk[:n]...)
+		s.srcErr = err
 	}
 }
 
