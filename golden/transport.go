@@ -588,7 +588,7 @@ type streamBody struct {
 	mu       sync.Mutex
 	buf      []byte // received, not yet a whole event
 	out      []byte // redacted, not yet read by the client
-	srcErr   error // the live stream's read error, io.EOF at its end
+	srcErr   error  // the live stream's read error, io.EOF at its end
 	finished bool
 	err      error // what Read returns once out is drained
 }

@@ -156,9 +156,9 @@ func TestTransportStreams(t *testing.T) {
 func TestTransportStreamEventForms(t *testing.T) {
 	stream := []string{
 		"event: ping\ndata: {\"type\": \"ping\"}\n\n", // not compact: whole
-		": keep-alive\n\n",                             // a comment
-		"id: 7\ndata: {\"a\":1}\n\n",                   // an id field
-		"data: {\"a\":1}\r\n\r\n",                      // CRLF
+		": keep-alive\n\n",                            // a comment
+		"id: 7\ndata: {\"a\":1}\n\n",                  // an id field
+		"data: {\"a\":1}\r\n\r\n",                     // CRLF
 		"data: [DONE]\n\n",
 		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
 		"data: {\"cut\":", // an unterminated tail
