@@ -318,3 +318,37 @@ func TestTransportFiles(t *testing.T) {
 	assert.Equal(t, "ok", got)
 	assert.NoError(t, golden.Verify(crlf), "CRLF is a checkout's doing, not a problem")
 }
+
+// Prune drops the interactions the last full run did not use, and only
+// with the evidence of a usage log.
+func TestTransportPrune(t *testing.T) {
+	path := httpPath(t)
+	usage := t.TempDir()
+	rec, err := golden.NewTransport(path, judgefake.NewTransport(judgefake.Texts("a", "b")...), golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	for _, body := range []string{chatBody, `{"model": "gpt-4o", "messages": [{"role": "user", "content": "old"}]}`} {
+		_, _, err = chat(t, rec.Client(), "http://fake/v1/chat/completions", body, nil)
+		require.NoError(t, err)
+	}
+	require.NoError(t, rec.Save())
+
+	_, err = golden.PruneHTTP(path, usage, false)
+	require.ErrorIs(t, err, golden.ErrNoEvidence)
+
+	replay, err := golden.NewTransport(path, neverLive(t), golden.WithUsageLog(usage))
+	require.NoError(t, err)
+	_, _, err = chat(t, replay.Client(), "http://fake/v1/chat/completions", chatBody, nil)
+	require.NoError(t, err)
+	require.NoError(t, replay.Save())
+	dropped, err := golden.PruneHTTP(path, usage, true)
+	require.NoError(t, err)
+	require.Len(t, dropped, 1)
+	assert.Contains(t, string(dropped[0].Request.Body), "old")
+	dropped, err = golden.PruneHTTP(path, usage, false)
+	require.NoError(t, err)
+	require.Len(t, dropped, 1)
+	f, err := golden.LoadHTTP(path)
+	require.NoError(t, err)
+	assert.Len(t, f.Interactions, 1)
+	assert.NoError(t, golden.Verify(path))
+}
