@@ -206,10 +206,12 @@ type fakeT struct {
 	cleanups []func()
 }
 
-func (f *fakeT) Name() string                      { return f.name }
-func (f *fakeT) Helper()                           {}
-func (f *fakeT) Cleanup(fn func())                 { f.cleanups = append(f.cleanups, fn) }
-func (f *fakeT) Errorf(format string, args ...any) { f.errors = append(f.errors, fmt.Sprintf(format, args...)) }
+func (f *fakeT) Name() string      { return f.name }
+func (f *fakeT) Helper()           {}
+func (f *fakeT) Cleanup(fn func()) { f.cleanups = append(f.cleanups, fn) }
+func (f *fakeT) Errorf(format string, args ...any) {
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
+}
 func (f *fakeT) Fatalf(format string, args ...any) { f.Errorf(format, args...); runtime.Goexit() }
 func (f *fakeT) FailNow()                          { runtime.Goexit() }
 func (f *fakeT) Failed() bool                      { return len(f.errors) > 0 }
