@@ -64,8 +64,8 @@ type ToolCall struct {
 	// Name is the tool's name.
 	Name string
 	// Args are the arguments as a JSON object, such as
-	// `{"reservation_id": "Z7GOZK"}`: OpenAI's "arguments" string, or
-	// Anthropic's "input" object. Empty means {}; anything else that is
+	// `{"reservation_id": "Z7GOZK"}`: OpenAI's "arguments" string, byte
+	// for byte, or Anthropic's "input" object. Empty means {}; anything else that is
 	// not a JSON object makes the reply one the script cannot give.
 	Args string
 }

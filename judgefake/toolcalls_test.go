@@ -59,7 +59,7 @@ func TestReplyToolCalls(t *testing.T) {
 	assert.Equal(t, "call_1", msg.ToolCalls[0].ID)
 	assert.Equal(t, "function", msg.ToolCalls[0].Type)
 	assert.Equal(t, "get_user_details", msg.ToolCalls[0].Function.Name)
-	assert.Equal(t, `{"user_id":"olivia_gonzalez_2305"}`, msg.ToolCalls[0].Function.Arguments, "arguments are a JSON string")
+	assert.Equal(t, `{"user_id": "olivia_gonzalez_2305"}`, msg.ToolCalls[0].Function.Arguments, "arguments are a JSON string, as scripted")
 	assert.Equal(t, "call_judgefake_1_2", msg.ToolCalls[1].ID)
 	assert.Equal(t, `{}`, msg.ToolCalls[1].Function.Arguments)
 

@@ -349,6 +349,9 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 				tc.ID = fmt.Sprintf("call_judgefake_%d_%d", id, i+1)
 			}
 			tc.Function.Name, tc.Function.Arguments = c.Name, string(args)
+			if strings.TrimSpace(c.Args) != "" {
+				tc.Function.Arguments = c.Args // the string as the model wrote it
+			}
 			msg.ToolCalls = append(msg.ToolCalls, tc)
 		}
 		if len(r.ToolCalls) > 0 {
