@@ -106,7 +106,8 @@ type HTTPResponse struct {
 // an optional "event: NAME" line and one "data: ..." line, LF-terminated,
 // is kept as its parts; any other (comments, id or retry fields, several
 // data lines, CRLF line endings, an unterminated tail) is kept whole in
-// Raw. Either way it replays byte for byte.
+// Raw (RawBase64 when it is not UTF-8). Either way it replays byte for
+// byte.
 type Event struct {
 	// Event is the event's name ("message_start"), "" for none.
 	Event string `json:"event,omitempty"`
@@ -117,10 +118,15 @@ type Event struct {
 	DataText string `json:"data_text,omitempty"`
 	// Raw is an event kept whole, its terminating blank line included.
 	Raw string `json:"raw,omitempty"`
+	// RawBase64 is an event kept whole that is not UTF-8 text.
+	RawBase64 []byte `json:"raw_base64,omitempty"`
 }
 
 // bytes returns the event as it is sent.
 func (e Event) bytes() []byte {
+	if e.RawBase64 != nil {
+		return e.RawBase64
+	}
 	if e.Raw != "" {
 		return []byte(e.Raw)
 	}

@@ -48,6 +48,8 @@ func keyHTTPRequest(method string, u *url.URL, body []byte, clean func(string) s
 	}
 	switch {
 	case len(body) == 0:
+	case !utf8.Valid(body):
+		w.BodyBase64 = bytes.Clone(body)
 	case json.Valid(body):
 		tree, err := decodeJSON(body)
 		if err != nil {
@@ -58,10 +60,8 @@ func keyHTTPRequest(method string, u *url.URL, body []byte, clean func(string) s
 			return keyedRequest{}, fmt.Errorf("golden: the request body: %w", err)
 		}
 		w.Body = data
-	case utf8.Valid(body):
-		w.BodyText = clean(string(body))
 	default:
-		w.BodyBase64 = bytes.Clone(body)
+		w.BodyText = clean(string(body))
 	}
 	tree, err := keyTree(w, ignore)
 	if err != nil {

@@ -351,16 +351,16 @@ func (t *Transport) fillBody(r *HTTPResponse, h http.Header, data []byte) error 
 	case len(data) == 0:
 	case h.Get("Content-Encoding") != "" && h.Get("Content-Encoding") != "identity":
 		r.BodyBase64 = data
+	case !utf8.Valid(data):
+		r.BodyBase64 = data
 	case json.Valid(data):
 		clean, err := cleanJSON(data, t.clean)
 		if err != nil {
 			return fmt.Errorf("golden: the response body: %w", err)
 		}
 		r.Body = clean
-	case utf8.Valid(data):
-		r.BodyText = t.clean(string(data))
 	default:
-		r.BodyBase64 = data
+		r.BodyText = t.clean(string(data))
 	}
 	return nil
 }
@@ -688,6 +688,9 @@ func cutEvent(buf []byte) (event, rest []byte, ok bool) {
 // parseEvent reads one event as a recording keeps it (see Event), its
 // text redacted by clean.
 func parseEvent(raw []byte, clean func(string) string) Event {
+	if !utf8.Valid(raw) {
+		return Event{RawBase64: bytes.Clone(raw)}
+	}
 	text, ok := strings.CutSuffix(string(raw), "\n\n")
 	if ok && !strings.ContainsAny(text, "\r") {
 		lines := strings.Split(text, "\n")
