@@ -78,6 +78,9 @@ type httpStore struct {
 	exists   bool
 	sum      string
 	partial  bool
+
+	cacheMu sync.Mutex
+	shapes  map[string]string // long text → its credential shapes redacted
 }
 
 // httpCall is a live exchange that other identical requests wait for.
@@ -368,11 +371,44 @@ func (t *Transport) fillBody(r *HTTPResponse, h http.Header, data []byte) error 
 // clean redacts text for writing: credential shapes, then the user's
 // hook.
 func (t *Transport) clean(s string) string {
-	s = secret.RedactShapes(s)
+	s = t.st.redactShapes(s)
 	if t.redact != nil {
 		s = t.redact(s)
 	}
 	return s
+}
+
+// Bounds on the store's cache of redacted text: strings shorter than
+// minCached bytes are redacted each time, and at most maxCached are kept.
+const (
+	minCached = 256
+	maxCached = 1024
+)
+
+// redactShapes is secret.RedactShapes, remembered for long strings: an
+// agent sends its prompt and the conversation so far again with every
+// call, and scanning them for credential shapes each time would make a
+// conversation's cost grow with the square of its length.
+func (st *httpStore) redactShapes(s string) string {
+	if len(s) < minCached {
+		return secret.RedactShapes(s)
+	}
+	st.cacheMu.Lock()
+	r, ok := st.shapes[s]
+	st.cacheMu.Unlock()
+	if ok {
+		return r
+	}
+	r = secret.RedactShapes(s)
+	st.cacheMu.Lock()
+	if st.shapes == nil {
+		st.shapes = map[string]string{}
+	}
+	if len(st.shapes) < maxCached {
+		st.shapes[s] = r
+	}
+	st.cacheMu.Unlock()
+	return r
 }
 
 // MarkPartial says the run using this recording did not run everything
