@@ -13,7 +13,7 @@ test: lint
 race:
 	$(GOTESTSUM) --format pkgname-and-test-fails -- -race -count=1 $(PKGS)
 
-## record: record the judge verdicts tests lack (asks the live judges; needs their keys)
+## record: record the judge verdicts and model calls tests lack (asks the live APIs; needs their keys)
 record:
 	EVALKIT_MODE=record $(GO) test -count=1 $(PKGS)
 

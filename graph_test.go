@@ -17,8 +17,11 @@ func TestPackageGraph(t *testing.T) {
 	// The vocabulary: standard library, plus the internal JSON extraction
 	// the verdict parser shares with the checks (itself std only).
 	root := []string{mod, mod + "/internal/jsonx", mod + "/internal/textnorm"}
-	// Recordings: the vocabulary, the redaction rules the judges share,
-	// and the standard library.
+	// Recordings — judge verdicts and HTTP exchanges alike: the
+	// vocabulary, the redaction rules the judges share, and the standard
+	// library. No go-vcr: its v4 would add two modules
+	// (gopkg.in/dnaeon/go-vcr.v4, go.yaml.in/yaml/v4) and 11 packages to
+	// every user's test build for machinery golden replaces anyway.
 	recordings := append(slices.Clone(root), mod+"/golden", mod+"/internal/secret")
 	allowed := map[string][]string{
 		".":           root,
@@ -29,6 +32,9 @@ func TestPackageGraph(t *testing.T) {
 		"./golden":         recordings,
 		// The CLI reads recordings: golden and the vocabulary, no more.
 		"./cmd/evalkit": append(slices.Clone(recordings), mod+"/cmd/evalkit"),
+		// The example agent is what users write: net/http and the
+		// vocabulary, no SDK.
+		"./examples/agent": append(slices.Clone(root), mod+"/examples/agent"),
 	}
 	for pkg, allow := range allowed {
 		for _, dep := range nonStandardDeps(t, pkg) {

@@ -68,6 +68,17 @@
 //	judge: gpt-4.1-mini (replayed testdata/evalkit/TestRefund.judge.json)
 //	hint: EVALKIT_MODE=refresh go test -run '^TestRefund$'   # re-judge against the live judge
 //
+// The agent's own model calls are recorded the same way: give it
+// HTTPClient(t) (or HTTPTransport(t, live)), and its HTTP exchanges are
+// answered from and added to testdata/evalkit/<TestName>.http.json under
+// the same mode, so one switch records or replays a whole test:
+//
+//	EVALKIT_MODE=record go test ./...   # the agent's model calls and the judge's verdicts, recorded
+//	go test ./...                       # both replayed: no network, no key
+//
+// A model call not recorded fails the test with the request, the nearest
+// recorded one, what differs and the record command.
+//
 // With go test -artifacts (Go 1.26+), the transcript of a failed check is
 // written to the test's artifact directory.
 package evaltest

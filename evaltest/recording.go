@@ -36,18 +36,26 @@ var _ = defineModeFlag()
 
 func defineModeFlag() bool {
 	if flag.Lookup(modeFlagName) == nil {
-		flag.String(modeFlagName, "", "how evaltest records live judges' verdicts: replay, record, refresh or live (default $EVALKIT_MODE, else replay)")
+		flag.String(modeFlagName, "", "how evaltest records live judges' verdicts and HTTP exchanges: replay, record, refresh or live (default $EVALKIT_MODE, else replay)")
 	}
 	return true
 }
 
-// resolveMode returns the T's mode: WithMode's, else -evalkit.mode's, else
-// EVALKIT_MODE's (read with os.Getenv, so go test's cache knows of it),
-// else golden.ModeReplay.
+// resolveMode returns the T's mode: WithMode's, else Mode's.
 func (t *T) resolveMode() (golden.Mode, error) {
 	if t.modeSet {
 		return t.mode, nil
 	}
+	return Mode()
+}
+
+// Mode returns the recording mode this test binary runs in, the one judge
+// recordings (WithJudge) and HTTP recordings (HTTPClient) both follow:
+// -evalkit.mode's, else EVALKIT_MODE's (read with os.Getenv, so go test's
+// cache knows of it), else golden.ModeReplay. A test uses it to start what
+// only recording needs, such as a fake server standing for the live API.
+// An unknown mode is an error naming the flag or the variable.
+func Mode() (golden.Mode, error) {
 	if f := flag.Lookup(modeFlagName); f != nil && f.Value.String() != "" {
 		m, err := golden.ParseMode(f.Value.String())
 		if err != nil {

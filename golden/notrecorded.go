@@ -39,8 +39,18 @@ type NotRecordedError struct {
 	// Differs says, field by field, how the request differs from Nearest:
 	// the judge's identity first ("judge.model",
 	// "judge.settings.temperature"), then the request's fields
-	// ("criteria", "content", ...), each sorted by name.
+	// ("criteria", "content", ...), each sorted by name. For an HTTP
+	// request: "method", "path", "query.NAME", then the body's fields in
+	// order ("body.messages[0].content").
 	Differs []Difference
+	// Request names the HTTP request a Transport did not find, "POST
+	// /v1/chat/completions"; "" for a judge request.
+	Request string
+	// Occurrence is which of the identical HTTP requests a Transport sent
+	// this one was (1 for the first), and Recorded how many identical
+	// ones the recording holds: more were sent than recorded when
+	// Recorded > 0 (Nearest is then ""). Both are 0 for a judge request.
+	Occurrence, Recorded int
 }
 
 // Difference is one field in which a request differs from a recorded one.
@@ -63,6 +73,9 @@ func (d Difference) String() string {
 // "golden: not recorded: testdata/evalkit/TestRefund.judge.json has no
 // verdict for this request (key sha256:3f2a9c4d5e6f)".
 func (e *NotRecordedError) Headline() string {
+	if e.Request != "" {
+		return e.httpHeadline()
+	}
 	what := "has no verdict for this request"
 	switch {
 	case e.NoFile:
@@ -81,7 +94,11 @@ func (e *NotRecordedError) Error() string {
 	if e.Nearest == "" {
 		return s
 	}
-	s += "; nearest entry " + ShortKey(e.Nearest)
+	if e.Request != "" {
+		s += "; nearest recorded request " + ShortKey(e.Nearest)
+	} else {
+		s += "; nearest entry " + ShortKey(e.Nearest)
+	}
 	if len(e.Differs) == 0 {
 		return s + " keys differently in no field it records"
 	}

@@ -35,6 +35,7 @@ type store struct {
 	redact func(string) string
 	usage  string // the usage log's directory, or ""
 	now    func() time.Time
+	ignore []string // WithIgnoreFields' paths: Transports only
 
 	mu       sync.Mutex
 	entries  map[string]Entry // as read, then as recorded
@@ -65,8 +66,15 @@ func WithMode(m Mode) Option { return func(s *store) { s.mode = m } }
 // reasoning and fields — passes through f after the built-in redaction,
 // for credentials of the user's own shapes (an internal token format, a
 // customer id). f must be deterministic, or re-recording churns. It does
-// not change keys. As go-vcr's BeforeSaveHook and vcrpy's
+// not change a Recorder's keys. As go-vcr's BeforeSaveHook and vcrpy's
 // filter_sensitive_data, on write only.
+//
+// A Transport passes every string of a request's query and JSON body, and
+// of a response's body and events, through f too, and keys requests by
+// what it writes: a redacted value an agent echoes back in its next
+// request then keys as it was recorded. There f must also be idempotent
+// (f(f(s)) == f(s)), and the client gets responses as they replay,
+// redacted.
 func WithRedact(f func(s string) string) Option { return func(s *store) { s.redact = f } }
 
 // WithUsageLog makes Save also write which entries this Recorder used to a

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,8 +114,9 @@ func TestGoldenWithRedact(t *testing.T) {
 	assert.NoError(t, err, "the hook changes what is written, not the key")
 }
 
-// Every recording committed to this repository is a valid recording with
-// nothing in it that looks like a credential.
+// Every recording committed to this repository, of judge verdicts and of
+// HTTP exchanges, is a valid recording with nothing in it that looks like
+// a credential.
 func TestGoldenRepositoryRecordingsHoldNoSecrets(t *testing.T) {
 	var found []string
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
@@ -124,7 +126,7 @@ func TestGoldenRepositoryRecordingsHoldNoSecrets(t *testing.T) {
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.HasSuffix(path, ".judge.json") {
+		if !d.IsDir() && (strings.HasSuffix(path, golden.JudgeSuffix) || strings.HasSuffix(path, golden.HTTPSuffix)) {
 			found = append(found, path)
 			assert.NoError(t, golden.Verify(path))
 		}
@@ -132,5 +134,7 @@ func TestGoldenRepositoryRecordingsHoldNoSecrets(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.NotEmpty(t, found, "the repository's recordings were not found: the scan would pass vacuously")
+	assert.True(t, slices.ContainsFunc(found, func(p string) bool { return strings.HasSuffix(p, golden.HTTPSuffix) }),
+		"the repository's HTTP recordings were not found: the scan would pass them vacuously")
 	t.Logf("verified %d recordings", len(found))
 }

@@ -21,7 +21,8 @@ type Usage struct {
 	// SHA256 is the hex SHA-256 of the recording's bytes as the run left
 	// them: a log about other bytes says nothing about these.
 	SHA256 string `json:"sha256"`
-	// Keys are the keys the run answered requests with, sorted.
+	// Keys are the keys the run answered requests with, sorted: of an
+	// HTTP recording, the interactions' IDs ("sha256:…#1").
 	Keys []string `json:"keys"`
 	// Partial says the run did not run everything that uses the
 	// recording (see Recorder.MarkPartial).
@@ -92,20 +93,9 @@ func Prune(path, dir string, dryRun bool) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := ReadUsage(dir, path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%w: %s has no usage log: run its tests (go test) first", ErrNoEvidence, path)
-	case err != nil:
-		return nil, fmt.Errorf("%w: %v", ErrNoEvidence, err)
-	case u.Partial:
-		return nil, fmt.Errorf("%w: the last run of %s was partial (a filtered, failed or skipped test): run its tests in full first", ErrNoEvidence, path)
-	case u.SHA256 != sha256Hex(data):
-		return nil, fmt.Errorf("%w: %s changed since its tests last ran: run them first", ErrNoEvidence, path)
-	}
-	used := make(map[string]bool, len(u.Keys))
-	for _, k := range u.Keys {
-		used[k] = true
+	used, u, err := evidence(path, dir, data)
+	if err != nil {
+		return nil, err
 	}
 	var keep, drop []Entry
 	for _, e := range f.Entries {
@@ -123,13 +113,75 @@ func Prune(path, dir string, dryRun bool) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(path, out); err != nil {
+	return drop, rewrite(path, dir, out, u)
+}
+
+// PruneHTTP is Prune for an HTTP recording (see Transport): it drops the
+// interactions the last full run did not use, by their IDs in the usage
+// log, and returns them, on the same evidence and with the same errors.
+func PruneHTTP(path, dir string, dryRun bool) ([]Interaction, error) {
+	data, err := readFile(path)
+	if err != nil {
 		return nil, err
+	}
+	f, err := DecodeHTTP(path, data)
+	if err != nil {
+		return nil, err
+	}
+	used, u, err := evidence(path, dir, data)
+	if err != nil {
+		return nil, err
+	}
+	var keep, drop []Interaction
+	for _, in := range f.Interactions {
+		if used[in.ID()] {
+			keep = append(keep, in)
+		} else {
+			drop = append(drop, in)
+		}
+	}
+	if len(drop) == 0 || dryRun {
+		return drop, nil
+	}
+	f.Interactions = keep
+	out, err := f.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	return drop, rewrite(path, dir, out, u)
+}
+
+// evidence returns what the last full run of the recording at path (its
+// bytes data) used, by its usage log in dir, or an error wrapping
+// ErrNoEvidence.
+func evidence(path, dir string, data []byte) (map[string]bool, Usage, error) {
+	u, err := ReadUsage(dir, path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, u, fmt.Errorf("%w: %s has no usage log: run its tests (go test) first", ErrNoEvidence, path)
+	case err != nil:
+		return nil, u, fmt.Errorf("%w: %v", ErrNoEvidence, err)
+	case u.Partial:
+		return nil, u, fmt.Errorf("%w: the last run of %s was partial (a filtered, failed or skipped test): run its tests in full first", ErrNoEvidence, path)
+	case u.SHA256 != sha256Hex(data):
+		return nil, u, fmt.Errorf("%w: %s changed since its tests last ran: run them first", ErrNoEvidence, path)
+	}
+	used := make(map[string]bool, len(u.Keys))
+	for _, k := range u.Keys {
+		used[k] = true
+	}
+	return used, u, nil
+}
+
+// rewrite writes a pruned recording, and its usage log after it.
+func rewrite(path, dir string, out []byte, u Usage) error {
+	if err := writeAtomic(path, out); err != nil {
+		return err
 	}
 	// The run's keys still say what was used: the log follows the file.
 	u.SHA256 = sha256Hex(out)
 	_ = writeUsage(dir, u)
-	return drop, nil
+	return nil
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -37,19 +37,27 @@ func (e *VerifyError) Error() string {
 // internal/secret: provider key formats, Bearer and Basic credentials,
 // passwords in URLs, credential query parameters and assignments), named
 // by line and masked, never shown.
+//
+// A file named *.http.json is an HTTP recording (see HTTPFile), checked
+// the same way: it reads as one, its interactions are sorted by key and
+// occurrence, its bytes are Marshal's, each interaction has a recording
+// date and a response that is one body or one event stream, and nothing
+// in it looks like a credential.
 func Verify(path string) error {
 	data, err := readFile(path)
 	if err != nil {
 		return err
 	}
 	e := &VerifyError{Path: path}
-	problem := func(format string, args ...any) { e.Problems = append(e.Problems, fmt.Sprintf(format, args...)) }
-	text := bytes.ReplaceAll(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), []byte("\r\n"), []byte("\n"))
-	for i, line := range strings.Split(string(text), "\n") {
-		for _, f := range secret.Find(line) {
-			problem("line %d: looks like %s: %s", i+1, f.Kind, f.Masked)
+	text := scanSecrets(e, data)
+	if strings.HasSuffix(path, HTTPSuffix) {
+		verifyHTTP(e, path, data, text)
+		if len(e.Problems) == 0 {
+			return nil
 		}
+		return e
 	}
+	problem := e.add
 	f, err := Decode(path, data)
 	if err != nil {
 		problem("%v", strings.TrimPrefix(err.Error(), "golden: "+path+": "))
@@ -84,6 +92,57 @@ func Verify(path string) error {
 		return nil
 	}
 	return e
+}
+
+func (e *VerifyError) add(format string, args ...any) {
+	e.Problems = append(e.Problems, fmt.Sprintf(format, args...))
+}
+
+// scanSecrets adds a problem for every credential-shaped string in a
+// recording's lines, and returns its text with LF line endings.
+func scanSecrets(e *VerifyError, data []byte) []byte {
+	text := bytes.ReplaceAll(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), []byte("\r\n"), []byte("\n"))
+	for i, line := range strings.Split(string(text), "\n") {
+		for _, f := range secret.Find(line) {
+			e.add("line %d: looks like %s: %s", i+1, f.Kind, f.Masked)
+		}
+	}
+	return text
+}
+
+func verifyHTTP(e *VerifyError, path string, data, text []byte) {
+	f, err := DecodeHTTP(path, data)
+	if err != nil {
+		e.add("%v", strings.TrimPrefix(err.Error(), "golden: "+path+": "))
+		return
+	}
+	sorted := true
+	for i := 1; i < len(f.Interactions) && sorted; i++ {
+		if compareInteractions(f.Interactions[i-1], f.Interactions[i]) > 0 {
+			e.add("interactions are not sorted by key and occurrence: interaction %d (%s #%d) comes after %s #%d", i+1,
+				ShortKey(f.Interactions[i].Key), f.Interactions[i].Occurrence, ShortKey(f.Interactions[i-1].Key), f.Interactions[i-1].Occurrence)
+			sorted = false
+		}
+	}
+	for i, in := range f.Interactions {
+		where := fmt.Sprintf("interaction %d (%s #%d)", i+1, ShortKey(in.Key), in.Occurrence)
+		if in.RecordedAt.IsZero() {
+			e.add("%s: no recorded_at", where)
+		}
+		r := in.Response
+		bodies := 0
+		for _, set := range []bool{r.Body != nil, r.BodyText != "", r.BodyBase64 != nil, r.Events != nil} {
+			if set {
+				bodies++
+			}
+		}
+		if bodies > 1 {
+			e.add("%s: the response has more than one of body, body_text, body_base64 and events", where)
+		}
+	}
+	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {
+		e.add("not written as evalkit writes it (interactions sorted by key and occurrence, 2-space indent, LF, a trailing newline): first difference at line %d", firstDiffLine(want, text))
+	}
 }
 
 func firstDiffLine(a, b []byte) int {

@@ -42,11 +42,32 @@ type Reply struct {
 	// zero count is estimated as one token per 4 bytes (at least 1) of the
 	// request's prompt and of Text.
 	InputTokens, OutputTokens int
+	// ToolCalls, when set, make the answer call tools: an OpenAI choice's
+	// message gets "tool_calls" (its "content" null when Text is empty)
+	// and finish_reason "tool_calls"; an Anthropic response gets one
+	// tool_use block per call after its text block (none when Text is
+	// empty) and stop_reason "tool_use". A scripted agent turn, such as a
+	// recorded run's, replays with them.
+	ToolCalls []ToolCall
 	// StopReason is the response's finish_reason (OpenAI) or stop_reason
 	// (Anthropic), such as "length" or "max_tokens" for an answer cut by
 	// the token limit; by default "stop", "end_turn", or "tool_use" for a
 	// forced tool.
 	StopReason string
+}
+
+// ToolCall is one tool call of a scripted answer (see Reply.ToolCalls).
+type ToolCall struct {
+	// ID is the call's id; by default "call_judgefake_<reply>_<n>"
+	// (OpenAI) or "toolu_judgefake_<reply>_<n>" (Anthropic), n from 1.
+	ID string
+	// Name is the tool's name.
+	Name string
+	// Args are the arguments as a JSON object, such as
+	// `{"reservation_id": "Z7GOZK"}`: OpenAI's "arguments" string, byte
+	// for byte, or Anthropic's "input" object. Empty means {}; anything else that is
+	// not a JSON object makes the reply one the script cannot give.
+	Args string
 }
 
 // Fault is a way a response breaks.

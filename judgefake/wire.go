@@ -41,8 +41,18 @@ type openaiChoice struct {
 }
 
 type openaiMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role      string           `json:"role"`
+	Content   *string          `json:"content"`
+	ToolCalls []openaiToolCall `json:"tool_calls,omitempty"`
+}
+
+type openaiToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
 }
 
 type openaiUsage struct {
@@ -326,29 +336,68 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 	var body []byte
 	var err error
 	openai := func() ([]byte, error) {
-		stop := r.StopReason
-		if stop == "" {
-			stop = "stop"
+		stop := "stop"
+		text := r.Text
+		msg := openaiMessage{Role: "assistant", Content: &text}
+		for i, c := range r.ToolCalls {
+			args, ok := toolArgs(c.Args)
+			if !ok {
+				return nil, fmt.Errorf("tool call %d's arguments are not a JSON object: %s", i+1, excerpt(c.Args, 80))
+			}
+			tc := openaiToolCall{ID: c.ID, Type: "function"}
+			if tc.ID == "" {
+				tc.ID = fmt.Sprintf("call_judgefake_%d_%d", id, i+1)
+			}
+			tc.Function.Name, tc.Function.Arguments = c.Name, string(args)
+			if strings.TrimSpace(c.Args) != "" {
+				tc.Function.Arguments = c.Args // the string as the model wrote it
+			}
+			msg.ToolCalls = append(msg.ToolCalls, tc)
+		}
+		if len(r.ToolCalls) > 0 {
+			stop = "tool_calls"
+			if text == "" {
+				msg.Content = nil
+			}
+		}
+		if r.StopReason != "" {
+			stop = r.StopReason
 		}
 		return json.Marshal(openaiResponse{
 			ID:      "chatcmpl-judgefake-" + strconv.Itoa(id),
 			Object:  "chat.completion",
 			Created: time.Now().Unix(),
 			Model:   model,
-			Choices: []openaiChoice{{Message: openaiMessage{Role: "assistant", Content: r.Text}, FinishReason: stop}},
+			Choices: []openaiChoice{{Message: msg, FinishReason: stop}},
 			Usage:   openaiUsage{PromptTokens: in, CompletionTokens: out, TotalTokens: in + out},
 		})
 	}
 	anthropic := func(forceTool string) ([]byte, error) {
 		text := r.Text
-		block := anthropicBlock{Type: "text", Text: &text}
+		blocks := []anthropicBlock{{Type: "text", Text: &text}}
 		stop := "end_turn"
-		if forceTool != "" {
+		if len(r.ToolCalls) > 0 {
+			if text == "" {
+				blocks = nil
+			}
+			for i, c := range r.ToolCalls {
+				input, ok := toolArgs(c.Args)
+				if !ok {
+					return nil, fmt.Errorf("tool call %d's arguments are not a JSON object: %s", i+1, excerpt(c.Args, 80))
+				}
+				callID := c.ID
+				if callID == "" {
+					callID = fmt.Sprintf("toolu_judgefake_%d_%d", id, i+1)
+				}
+				blocks = append(blocks, anthropicBlock{Type: "tool_use", ID: callID, Name: c.Name, Input: input})
+			}
+			stop = "tool_use"
+		} else if forceTool != "" {
 			input, ok := jsonObject(r.Text)
 			if !ok {
 				return nil, fmt.Errorf("the request forces tool %q, but the reply's text is not a JSON object to be its input: %s", forceTool, excerpt(r.Text, 80))
 			}
-			block = anthropicBlock{Type: "tool_use", ID: "toolu_judgefake_" + strconv.Itoa(id), Name: forceTool, Input: input}
+			blocks = []anthropicBlock{{Type: "tool_use", ID: "toolu_judgefake_" + strconv.Itoa(id), Name: forceTool, Input: input}}
 			stop = "tool_use"
 		}
 		if r.StopReason != "" {
@@ -359,7 +408,7 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 			Type:       "message",
 			Role:       "assistant",
 			Model:      model,
-			Content:    []anthropicBlock{block},
+			Content:    blocks,
 			StopReason: stop,
 			Usage:      anthropicUsage{InputTokens: in, OutputTokens: out},
 		})
@@ -466,6 +515,15 @@ func jsonObject(text string) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return buf.Bytes(), true
+}
+
+// toolArgs returns a tool call's arguments compacted: "" is {}, and
+// anything else must be one JSON object.
+func toolArgs(args string) (json.RawMessage, bool) {
+	if strings.TrimSpace(args) == "" {
+		return json.RawMessage("{}"), true
+	}
+	return jsonObject(args)
 }
 
 // tokens estimates a token count: one per 4 bytes, at least 1.

@@ -19,7 +19,8 @@ import (
 )
 
 // recordings returns the recordings named, or, with none, every
-// *.judge.json in a testdata directory under the current one, sorted.
+// *.judge.json and *.http.json in a testdata directory under the current
+// one, sorted.
 func recordings(named []string) ([]string, error) {
 	if len(named) > 0 {
 		return named, nil
@@ -32,7 +33,7 @@ func recordings(named []string) ([]string, error) {
 		if d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "vendor" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".judge.json") && !strings.HasPrefix(d.Name(), ".") &&
+		if !d.IsDir() && (strings.HasSuffix(d.Name(), golden.JudgeSuffix) || strings.HasSuffix(d.Name(), golden.HTTPSuffix)) && !strings.HasPrefix(d.Name(), ".") &&
 			slices.Contains(strings.Split(filepath.ToSlash(path), "/"), "testdata") {
 			found = append(found, path)
 		}
@@ -40,7 +41,7 @@ func recordings(named []string) ([]string, error) {
 	})
 	slices.Sort(found)
 	if err == nil && len(found) == 0 {
-		err = errors.New("no recordings named, and no *.judge.json in a testdata directory under this one")
+		err = errors.New("no recordings named, and no *.judge.json or *.http.json in a testdata directory under this one")
 	}
 	return found, err
 }
@@ -63,6 +64,13 @@ func list(args []string, stdout, stderr io.Writer) int {
 	}
 	code := 0
 	for _, path := range paths {
+		if isHTTP(path) {
+			if err := listHTTP(stdout, path); err != nil {
+				fmt.Fprintln(stderr, err)
+				code = 1
+			}
+			continue
+		}
 		f, err := golden.Load(path)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -109,6 +117,15 @@ func show(args []string, stdout, stderr io.Writer) int {
 	}
 	code, shown := 0, 0
 	for _, path := range paths {
+		if isHTTP(path) {
+			n, err := showHTTP(stdout, path, prefix, *asJSON)
+			shown += n
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				code = 1
+			}
+			continue
+		}
 		f, err := golden.Load(path)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -231,7 +248,21 @@ func prune(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s: %s the whole recording: no test %s in its package\n", shown, verb, test)
 			continue
 		}
-		dropped, err := golden.Prune(path, *usageDir, *dryRun)
+		var dropped []string
+		if isHTTP(path) {
+			ins, perr := golden.PruneHTTP(path, *usageDir, *dryRun)
+			for _, in := range ins {
+				dropped = append(dropped, fmt.Sprintf("%s #%d", golden.ShortKey(in.Key), in.Occurrence))
+			}
+			err = perr
+		} else {
+			entries, perr := golden.Prune(path, *usageDir, *dryRun)
+			for _, e := range entries {
+				dropped = append(dropped, golden.ShortKey(e.Key))
+			}
+			err = perr
+		}
+		what := map[bool][2]string{false: {"entry", "entries"}, true: {"interaction", "interactions"}}[isHTTP(path)]
 		switch {
 		case errors.Is(err, golden.ErrNoEvidence):
 			fmt.Fprintf(stdout, "%s: left alone: %s\n", shown, strings.TrimPrefix(err.Error(), golden.ErrNoEvidence.Error()+": "))
@@ -241,25 +272,22 @@ func prune(args []string, stdout, stderr io.Writer) int {
 		case len(dropped) == 0:
 			fmt.Fprintf(stdout, "%s: every entry was used\n", shown)
 		default:
-			keys := make([]string, len(dropped))
-			for i, e := range dropped {
-				keys[i] = golden.ShortKey(e.Key)
-			}
-			fmt.Fprintf(stdout, "%s: %s %d %s no test used: %s\n", shown, verb, len(dropped), plural(len(dropped), "entry", "entries"), strings.Join(keys, ", "))
+			fmt.Fprintf(stdout, "%s: %s %d %s no test used: %s\n", shown, verb, len(dropped), plural(len(dropped), what[0], what[1]), strings.Join(dropped, ", "))
 		}
 	}
 	return code
 }
 
 // testGone reports whether path is the recording of a top-level test
-// (PKG/testdata/evalkit/TestName.judge.json) that no _test.go file of PKG
+// (PKG/testdata/evalkit/TestName.judge.json or .http.json) that no
+// _test.go file of PKG
 // declares any more.
 func testGone(path string) (string, bool) {
 	dir := filepath.Dir(path)
 	if filepath.Base(dir) != "evalkit" || filepath.Base(filepath.Dir(dir)) != "testdata" {
 		return "", false
 	}
-	test := strings.TrimSuffix(filepath.Base(path), ".judge.json")
+	test := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), golden.JudgeSuffix), golden.HTTPSuffix)
 	pkg := filepath.Dir(filepath.Dir(dir))
 	files, err := filepath.Glob(filepath.Join(pkg, "*_test.go"))
 	if err != nil || len(files) == 0 {

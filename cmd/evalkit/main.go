@@ -1,13 +1,14 @@
-// Command evalkit inspects and maintains evalkit's recordings of judge
-// verdicts (package golden):
+// Command evalkit inspects and maintains evalkit's recordings (package
+// golden): of judge verdicts (*.judge.json) and of the HTTP exchanges of
+// the code under test (*.http.json):
 //
 //	evalkit golden list   [recording ...]          one line per recording
 //	evalkit golden show   [-key PREFIX] [-json] recording ...
 //	evalkit golden verify [recording ...]          format, order, no secrets
 //	evalkit golden prune  [-n] [recording ...]     drop what no test used
 //
-// With no recording named, it takes every *.judge.json in a testdata
-// directory under the current one. verify exits 1 when any recording has
+// With no recording named, it takes every *.judge.json and *.http.json in
+// a testdata directory under the current one. verify exits 1 when any recording has
 // a problem, so CI can run it; prune drops the entries the last full test
 // run did not use (it reads the usage logs go test leaves in
 // golden.DefaultUsageDir), and the recordings of tests that no longer
@@ -34,7 +35,7 @@ commands:
            tests that no longer exist (-n: only say what; -usage DIR: where the
            usage logs are)
 
-With no recording named: every *.judge.json in a testdata directory under the current one.
+With no recording named: every *.judge.json and *.http.json in a testdata directory under the current one.
 `
 
 // run is the command: its exit code is 0 when all went well, 1 when a

@@ -1,0 +1,244 @@
+package golden
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// File name suffixes of the two kinds of recording. evaltest names them
+// testdata/evalkit/<TestName>.judge.json and <TestName>.http.json; Verify,
+// Prune and the evalkit command tell them apart by these.
+const (
+	JudgeSuffix = ".judge.json"
+	HTTPSuffix  = ".http.json"
+)
+
+// HTTPFile is a recording of HTTP exchanges: what a Transport replays. On
+// disk it is JSON with "version": 1 and its interactions sorted by key,
+// then occurrence, indented by two spaces, LF line endings and a trailing
+// newline — so a re-recording is a reviewable diff, and recording twice
+// writes the same bytes. A file checked out with CRLF line endings reads
+// the same.
+type HTTPFile struct {
+	// Version is the format version: Version (1).
+	Version int `json:"version"`
+	// Interactions are the recorded exchanges, sorted by Key and
+	// Occurrence when written.
+	Interactions []Interaction `json:"interactions"`
+}
+
+// Interaction is one recorded request and the response it got.
+type Interaction struct {
+	// Key is what the request is filed under (see Transport):
+	// "sha256:" and 64 hex digits over its method, path, query and
+	// canonical body, credentials and ignored fields left out.
+	Key string `json:"key"`
+	// Occurrence counts identical requests: 1 for the first request with
+	// this key a Transport sent, 2 for the second, and so on. Repeated
+	// identical requests replay their responses in this order.
+	Occurrence int `json:"occurrence"`
+	// Request is the request as it was sent, credentials redacted.
+	Request HTTPRequest `json:"request"`
+	// Response is the response it got, as it replays.
+	Response HTTPResponse `json:"response"`
+	// RecordedAt is when the response was recorded, in UTC, to the
+	// second.
+	RecordedAt time.Time `json:"recorded_at"`
+}
+
+// ID returns the interaction's identity in a recording, as usage logs
+// name it: the key, "#" and the occurrence ("sha256:…#2").
+func (i Interaction) ID() string { return i.Key + "#" + strconv.Itoa(i.Occurrence) }
+
+// HTTPRequest is a recorded request. No header is kept: headers carry
+// credentials and transport details, and never key.
+type HTTPRequest struct {
+	// Method is the request method: "POST".
+	Method string `json:"method"`
+	// Path is the URL's path: "/v1/chat/completions". The scheme and host
+	// are not kept, so a recording made against a local fake server
+	// replays for the real API's base URL, and the other way round.
+	Path string `json:"path"`
+	// Query is the URL's query; the values of parameters whose names
+	// hold a credential ("key", "api-key", "token", ...) are
+	// "[redacted]".
+	Query url.Values `json:"query,omitempty"`
+	// Body is a JSON body as canonical JSON (object keys sorted),
+	// credential fields and key-shaped strings redacted.
+	Body json.RawMessage `json:"body,omitempty"`
+	// BodyText is a body that is not JSON, as text.
+	BodyText string `json:"body_text,omitempty"`
+	// BodyBase64 is a body that is not UTF-8 text.
+	BodyBase64 []byte `json:"body_base64,omitempty"`
+}
+
+// HTTPResponse is a recorded response. Of its header only Content-Type,
+// Content-Encoding, Retry-After, Retry-After-Ms and X-Should-Retry are
+// kept: what clients act on. Dates, request ids, rate-limit counters and
+// cookies are not, so re-recording does not churn and nothing secret is
+// written.
+type HTTPResponse struct {
+	// Status is the status code: 200, 429, ...
+	Status int `json:"status"`
+	// Header holds the kept header fields.
+	Header http.Header `json:"header,omitempty"`
+	// Body is a JSON body, its key order as sent. Replay sends it
+	// compacted.
+	Body json.RawMessage `json:"body,omitempty"`
+	// BodyText is a body that is neither JSON nor an event stream.
+	BodyText string `json:"body_text,omitempty"`
+	// BodyBase64 is a body that is not UTF-8 text (a compressed one).
+	BodyBase64 []byte `json:"body_base64,omitempty"`
+	// Events is a server-sent event stream (Content-Type
+	// text/event-stream), one element per event, in order: replay sends
+	// one event per read, so streaming clients see the stream as it came.
+	Events []Event `json:"events,omitempty"`
+}
+
+// Event is one server-sent event of a recorded stream. An event made of
+// an optional "event: NAME" line and one "data: ..." line, LF-terminated,
+// is kept as its parts; any other (comments, id or retry fields, several
+// data lines, CRLF line endings, an unterminated tail) is kept whole in
+// Raw (RawBase64 when it is not UTF-8). Either way it replays byte for
+// byte.
+type Event struct {
+	// Event is the event's name ("message_start"), "" for none.
+	Event string `json:"event,omitempty"`
+	// Data is the event's data when it is compact JSON, as OpenAI and
+	// Anthropic send it.
+	Data json.RawMessage `json:"data,omitempty"`
+	// DataText is the event's data when it is not JSON: "[DONE]".
+	DataText string `json:"data_text,omitempty"`
+	// Raw is an event kept whole, its terminating blank line included.
+	Raw string `json:"raw,omitempty"`
+	// RawBase64 is an event kept whole that is not UTF-8 text.
+	RawBase64 []byte `json:"raw_base64,omitempty"`
+}
+
+// bytes returns the event as it is sent.
+func (e Event) bytes() []byte {
+	if e.RawBase64 != nil {
+		return e.RawBase64
+	}
+	if e.Raw != "" {
+		return []byte(e.Raw)
+	}
+	var b bytes.Buffer
+	if e.Event != "" {
+		b.WriteString("event: " + e.Event + "\n")
+	}
+	b.WriteString("data: ")
+	if e.Data != nil {
+		json.Compact(&b, e.Data)
+	} else {
+		b.WriteString(e.DataText)
+	}
+	b.WriteString("\n\n")
+	return b.Bytes()
+}
+
+// LoadHTTP reads and checks the HTTP recording at path (see DecodeHTTP).
+// A file that does not exist is an error wrapping fs.ErrNotExist.
+func LoadHTTP(path string) (*HTTPFile, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeHTTP(path, data)
+}
+
+// DecodeHTTP reads an HTTP recording; name says which file in errors. It
+// returns an error naming the file for anything that is not a version 1
+// HTTP recording: JSON that does not parse (with its line and column), no
+// version or another one, an interaction whose key is not a key, whose
+// occurrence is not positive or is given twice for its key, or that has no
+// method, path or status. Interactions need not be sorted; CRLF line
+// endings and a UTF-8 byte order mark are read as LF and nothing.
+func DecodeHTTP(name string, data []byte) (*HTTPFile, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var f struct {
+		Version      *int          `json:"version"`
+		Interactions []Interaction `json:"interactions"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&f)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("more data after its JSON object")
+	}
+	switch {
+	case f.Version != nil && *f.Version != Version:
+		return nil, fmt.Errorf("golden: %s: format version %d, and this evalkit reads version %d: update evalkit, or re-record the file", name, *f.Version, Version)
+	case err != nil:
+		return nil, fmt.Errorf("golden: %s: not an HTTP recording: %s", name, jsonError(data, err))
+	case f.Version == nil:
+		return nil, fmt.Errorf("golden: %s: not an HTTP recording: it has no \"version\"", name)
+	}
+	seen := make(map[string]bool, len(f.Interactions))
+	for i, in := range f.Interactions {
+		where := fmt.Sprintf("golden: %s: interaction %d", name, i+1)
+		switch {
+		case !validKey(in.Key):
+			return nil, fmt.Errorf("%s: key %q is not %s and 64 hex digits", where, in.Key, KeyPrefix)
+		case in.Occurrence < 1:
+			return nil, fmt.Errorf("%s: occurrence %d is not 1 or more", where, in.Occurrence)
+		case seen[in.ID()]:
+			return nil, fmt.Errorf("%s: key %s, occurrence %d, is given twice", where, ShortKey(in.Key), in.Occurrence)
+		case in.Request.Method == "" || in.Request.Path == "":
+			return nil, fmt.Errorf("%s: the request has no method or path", where)
+		case in.Response.Status < 100 || in.Response.Status > 999:
+			return nil, fmt.Errorf("%s: status %d is not an HTTP status", where, in.Response.Status)
+		}
+		seen[in.ID()] = true
+	}
+	if f.Interactions == nil {
+		f.Interactions = []Interaction{}
+	}
+	return &HTTPFile{Version: Version, Interactions: f.Interactions}, nil
+}
+
+// Marshal returns the file's bytes as they are written: interactions
+// sorted by key and occurrence, two-space indent, LF, a trailing newline,
+// no HTML escaping. It returns an error for an interaction given twice.
+func (f *HTTPFile) Marshal() ([]byte, error) {
+	out := HTTPFile{Version: Version, Interactions: slices.Clone(f.Interactions)}
+	if out.Interactions == nil {
+		out.Interactions = []Interaction{}
+	}
+	slices.SortFunc(out.Interactions, compareInteractions)
+	for i := 1; i < len(out.Interactions); i++ {
+		if compareInteractions(out.Interactions[i-1], out.Interactions[i]) == 0 {
+			return nil, fmt.Errorf("golden: key %s, occurrence %d, is given twice", out.Interactions[i].Key, out.Interactions[i].Occurrence)
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return nil, fmt.Errorf("golden: encoding the recording: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+func compareInteractions(a, b Interaction) int {
+	if c := strings.Compare(a.Key, b.Key); c != 0 {
+		return c
+	}
+	return a.Occurrence - b.Occurrence
+}
+
+// WriteHTTPFile writes f to path atomically, as WriteFile does.
+func WriteHTTPFile(path string, f *HTTPFile) error {
+	data, err := f.Marshal()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, data)
+}

@@ -1,0 +1,768 @@
+package golden
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit/internal/secret"
+)
+
+// Transport is an http.RoundTripper that records the HTTP exchanges of the
+// code under test — an agent's calls to its model API — and replays them,
+// as its Mode says: go-vcr's recorder, with matching made for LLM APIs.
+// Give its Client (or the Transport itself) to an OpenAI or Anthropic SDK,
+// langchaingo or plain net/http code. Make one with NewTransport.
+//
+// A request is filed under a key: the SHA-256 of the canonical JSON of its
+// method, its URL's path, its query and its body — a JSON body as
+// canonical JSON (object keys sorted, numbers in their shortest form),
+// without credential fields and the fields WithIgnoreFields names. Never
+// the scheme and host (a recording made against a local fake replays for
+// the real API), never a header (Authorization, api-key and x-api-key
+// included), never a credential query parameter, so rotating a key
+// replays. Identical requests are counted: the first replays the first
+// response recorded for its key, the second the second, and so on
+// (Interaction.Occurrence).
+//
+// Streaming responses (Content-Type text/event-stream) are recorded event
+// by event and replayed one event per read, so streaming clients work in
+// every mode; a recorded stream reaches the client event by event as it
+// arrives, not when it ends.
+//
+// Nothing that looks like a credential is written: no request header, no
+// credential query value, no credential body field, no key-shaped string
+// (see WithRedact for a user's own patterns); of a response's header only
+// what clients act on (see HTTPResponse). In record and refresh mode the
+// client gets a response as it will replay: redacted, with the kept
+// header only.
+//
+// A Transport is safe for concurrent use. Transports on one file in one
+// mode share its recording within a process: parallel tests lose nothing,
+// and each Transport counts identical requests on its own.
+type Transport struct {
+	st     *httpStore
+	live   http.RoundTripper
+	ignore [][]string
+	redact func(string) string
+
+	mu     sync.Mutex
+	seen   map[string]int // key → identical requests sent so far
+	misses []*NotRecordedError
+}
+
+// httpStore is one HTTP recording in memory, shared by the Transports on
+// its file in one mode.
+type httpStore struct {
+	path  string
+	mode  Mode
+	usage string
+	now   func() time.Time
+
+	mu       sync.Mutex
+	entries  map[string]Interaction // by ID
+	fresh    map[string]bool        // IDs the live API answered through this store
+	used     map[string]bool        // IDs answered through this store
+	inflight map[string]*httpCall
+	dirty    bool
+	exists   bool
+	sum      string
+	partial  bool
+
+	cacheMu sync.Mutex
+	shapes  map[string]string // long text → its credential shapes redacted
+}
+
+// httpCall is a live exchange that other identical requests wait for.
+type httpCall struct {
+	done chan struct{}
+	in   Interaction
+	err  error
+}
+
+// httpStores holds the recordings open in this process, by absolute path
+// and mode. Never removed: a process records a file once, and a later
+// -count run replays what an earlier one recorded.
+var httpStores struct {
+	sync.Mutex
+	m map[string]*httpStore
+}
+
+// WithIgnoreFields leaves fields of a JSON request body out of a
+// Transport's keys: volatile ones, such as "user", "metadata.user_id",
+// "stream_options" or a request id, that change from run to run without
+// changing the answer. A path is field names joined by dots; where it
+// meets an array it goes on in every element ("messages.name" is every
+// message's name). Ignored fields are still written. It applies to
+// Transports only; give every Transport on a file the same fields, or
+// they key alike requests differently.
+func WithIgnoreFields(paths ...string) Option {
+	return func(s *store) { s.ignore = append(s.ignore, paths...) }
+}
+
+// NewTransport returns a Transport for the HTTP recording at path
+// (by convention testdata/evalkit/<TestName>.http.json), sending what it
+// does not replay through live (http.DefaultTransport when nil). Options:
+// WithMode (default ModeReplay), WithRedact, WithIgnoreFields,
+// WithUsageLog.
+//
+// In every mode but ModeLive the recording is read once per process and
+// shared with the other Transports on it in that mode: a file that does
+// not exist is an empty recording (replay then misses every request); a
+// file that is not a version 1 HTTP recording is an error naming it (see
+// DecodeHTTP), as are an unknown mode, a bad WithIgnoreFields path, and a
+// WithUsageLog directory other than the one the shared recording has.
+// NewTransport never sends a request.
+func NewTransport(path string, live http.RoundTripper, opts ...Option) (*Transport, error) {
+	cfg := &store{path: path, now: time.Now}
+	for _, o := range opts {
+		o(cfg)
+	}
+	if cfg.mode < ModeReplay || cfg.mode > ModeLive {
+		return nil, fmt.Errorf("golden: %v is not a mode", cfg.mode)
+	}
+	ignore, err := parseIgnore(cfg.ignore)
+	if err != nil {
+		return nil, err
+	}
+	if live == nil {
+		live = http.DefaultTransport
+	}
+	t := &Transport{live: live, ignore: ignore, redact: cfg.redact, seen: map[string]int{}}
+	if cfg.mode == ModeLive {
+		t.st = &httpStore{path: path, mode: ModeLive}
+		return t, nil
+	}
+	t.st, err = openHTTPStore(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func openHTTPStore(cfg *store) (*httpStore, error) {
+	id := absPath(cfg.path) + "\x00" + cfg.mode.String()
+	httpStores.Lock()
+	defer httpStores.Unlock()
+	if st := httpStores.m[id]; st != nil {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		switch {
+		case cfg.usage == "" || cfg.usage == st.usage:
+		case st.usage == "":
+			st.usage = cfg.usage
+		default:
+			return nil, fmt.Errorf("golden: %s is open with its usage log in %s, not %s", cfg.path, st.usage, cfg.usage)
+		}
+		return st, nil
+	}
+	st := &httpStore{
+		path: cfg.path, mode: cfg.mode, usage: cfg.usage, now: cfg.now,
+		entries: map[string]Interaction{}, fresh: map[string]bool{}, used: map[string]bool{}, inflight: map[string]*httpCall{},
+	}
+	data, err := readFile(cfg.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		f, err := DecodeHTTP(cfg.path, data)
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range f.Interactions {
+			st.entries[in.ID()] = in
+		}
+		st.exists, st.sum = true, sha256Hex(data)
+	}
+	if httpStores.m == nil {
+		httpStores.m = map[string]*httpStore{}
+	}
+	httpStores.m[id] = st
+	return st, nil
+}
+
+// Client returns a new *http.Client that sends through t.
+func (t *Transport) Client() *http.Client { return &http.Client{Transport: t} }
+
+// Path returns the recording's path, as given to NewTransport.
+func (t *Transport) Path() string { return t.st.path }
+
+// Mode returns the Transport's mode.
+func (t *Transport) Mode() Mode { return t.st.mode }
+
+// Misses returns the replay misses RoundTrip returned so far, in order:
+// what an adapter such as evaltest reports when the code under test
+// swallowed the error.
+func (t *Transport) Misses() []*NotRecordedError {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]*NotRecordedError, len(t.misses))
+	copy(out, t.misses)
+	return out
+}
+
+// RoundTrip implements http.RoundTripper. It reads and closes the
+// request's body, then, by mode:
+//
+//   - ModeReplay: the recorded response, or an error wrapping
+//     ErrNotRecorded — a *NotRecordedError naming the request, the
+//     nearest recorded one and what differs. Never a live request.
+//   - ModeRecord: the recorded response, or live's, which is recorded.
+//   - ModeRefresh: live's response, asked once per identical request
+//     and recorded.
+//   - ModeLive: live's response, as it is; nothing is recorded.
+//
+// Concurrent identical requests with the same occurrence make one live
+// request. A response is recorded once it is read to its end (a body
+// closed early is read to its end first); a live error, or a body that
+// ends in one, records nothing and is returned as it is, and the request
+// is not counted. A request whose context is done is an error before
+// anything else.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	body, err := readRequestBody(req)
+	if err != nil {
+		return nil, err
+	}
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	st := t.st
+	if st.mode == ModeLive {
+		return t.live.RoundTrip(withBody(req, body))
+	}
+	kr, err := keyHTTPRequest(req.Method, req.URL, body, t.clean, t.ignore)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	t.seen[kr.key]++
+	n := t.seen[kr.key]
+	t.mu.Unlock()
+	id := kr.key + "#" + strconv.Itoa(n)
+
+	st.mu.Lock()
+	in, hit := st.entries[id]
+	if hit && (st.mode != ModeRefresh || st.fresh[id]) {
+		st.used[id] = true
+		st.mu.Unlock()
+		return in.response(req), nil
+	}
+	if st.mode == ModeReplay {
+		nr := st.notRecorded(kr, n, t.ignore)
+		st.mu.Unlock()
+		t.mu.Lock()
+		t.misses = append(t.misses, nr)
+		t.mu.Unlock()
+		return nil, nr
+	}
+	if c := st.inflight[id]; c != nil {
+		st.mu.Unlock()
+		select {
+		case <-c.done:
+			if c.err != nil {
+				return nil, c.err
+			}
+			return c.in.response(req), nil
+		case <-req.Context().Done():
+			return nil, req.Context().Err()
+		}
+	}
+	c := &httpCall{done: make(chan struct{})}
+	st.inflight[id] = c
+	st.mu.Unlock()
+	return t.record(req, body, kr, n, c)
+}
+
+// record sends req live and files its response under kr and n.
+func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n int, c *httpCall) (*http.Response, error) {
+	resp, err := roundTripLive(t.live, withBody(req, body))
+	if err != nil {
+		t.finish(kr.key, n, c, Interaction{}, err)
+		return nil, err
+	}
+	in := Interaction{Key: kr.key, Occurrence: n, Request: kr.written, Response: HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}}
+	if isEventStream(resp.Header) {
+		in.Response.Events = []Event{}
+		out := in.response(req)
+		sb := &streamBody{src: resp.Body, clean: t.clean, in: in}
+		sb.done = func(in Interaction, err error) { t.finish(kr.key, n, c, in, err) }
+		out.Body = sb
+		return out, nil
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		err = fmt.Errorf("golden: reading the live response to %s %s: %w", req.Method, req.URL.Path, err)
+		t.finish(kr.key, n, c, Interaction{}, err)
+		return nil, err
+	}
+	if err := t.fillBody(&in.Response, resp.Header, data); err != nil {
+		t.finish(kr.key, n, c, Interaction{}, err)
+		return nil, err
+	}
+	in = t.finish(kr.key, n, c, in, nil)
+	return in.response(req), nil
+}
+
+// finish files a recorded interaction (err nil) and wakes the requests
+// waiting for it; with an error, the request is not counted. It returns
+// the interaction as filed.
+func (t *Transport) finish(key string, n int, c *httpCall, in Interaction, err error) Interaction {
+	st := t.st
+	id := key + "#" + strconv.Itoa(n)
+	if err != nil {
+		t.mu.Lock()
+		if t.seen[key] == n {
+			t.seen[key]-- // a retry of the request takes its place
+		}
+		t.mu.Unlock()
+	}
+	st.mu.Lock()
+	if err == nil {
+		in.RecordedAt = st.now().UTC().Truncate(time.Second)
+		old, ok := st.entries[id]
+		if ok && sameJSON(old.Response, in.Response) && sameJSON(old.Request, in.Request) {
+			in.RecordedAt = old.RecordedAt // asked again alike: the file keeps its bytes
+		} else {
+			st.entries[id] = in
+			st.dirty = true
+		}
+		st.fresh[id], st.used[id] = true, true
+	}
+	delete(st.inflight, id)
+	st.mu.Unlock()
+	c.in, c.err = in, err
+	close(c.done)
+	return in
+}
+
+// fillBody sets a recorded response's body from the bytes received:
+// JSON, text or base64.
+func (t *Transport) fillBody(r *HTTPResponse, h http.Header, data []byte) error {
+	switch {
+	case len(data) == 0:
+	case h.Get("Content-Encoding") != "" && h.Get("Content-Encoding") != "identity":
+		r.BodyBase64 = data
+	case !utf8.Valid(data):
+		r.BodyBase64 = data
+	case json.Valid(data):
+		clean, err := cleanJSON(data, t.clean)
+		if err != nil {
+			return fmt.Errorf("golden: the response body: %w", err)
+		}
+		r.Body = clean
+	default:
+		r.BodyText = t.clean(string(data))
+	}
+	return nil
+}
+
+// clean redacts text for writing: credential shapes, then the user's
+// hook.
+func (t *Transport) clean(s string) string {
+	s = t.st.redactShapes(s)
+	if t.redact != nil {
+		s = t.redact(s)
+	}
+	return s
+}
+
+// Bounds on the store's cache of redacted text: strings shorter than
+// minCached bytes are redacted each time, and at most maxCached are kept.
+const (
+	minCached = 256
+	maxCached = 1024
+)
+
+// redactShapes is secret.RedactShapes, remembered for long strings: an
+// agent sends its prompt and the conversation so far again with every
+// call, and scanning them for credential shapes each time would make a
+// conversation's cost grow with the square of its length.
+func (st *httpStore) redactShapes(s string) string {
+	if len(s) < minCached {
+		return secret.RedactShapes(s)
+	}
+	st.cacheMu.Lock()
+	r, ok := st.shapes[s]
+	st.cacheMu.Unlock()
+	if ok {
+		return r
+	}
+	r = secret.RedactShapes(s)
+	st.cacheMu.Lock()
+	if st.shapes == nil {
+		st.shapes = map[string]string{}
+	}
+	if len(st.shapes) < maxCached {
+		st.shapes[s] = r
+	}
+	st.cacheMu.Unlock()
+	return r
+}
+
+// MarkPartial says the run using this recording did not run everything
+// that uses it (a filtered, failed or skipped test): the usage log Save
+// writes says so, and prune leaves the recording alone.
+func (t *Transport) MarkPartial() {
+	t.st.mu.Lock()
+	t.st.partial = true
+	t.st.mu.Unlock()
+}
+
+// Save writes the recording when the mode and what happened say so, as
+// Recorder.Save does: in ModeRecord, when something was recorded, every
+// interaction — those on disk now, so a concurrent run's are kept, and
+// this process's; in ModeRefresh, exactly the interactions the live API
+// answered, when they differ from the file; in ModeReplay and ModeLive,
+// never. The write is atomic, and the same interactions write the same
+// bytes. With WithUsageLog, every mode but ModeLive then writes the usage
+// log. Save may be called again, from any Transport on the file; it
+// writes only what changed since. A file on disk that no longer reads as
+// a recording is an error, and is not overwritten.
+func (t *Transport) Save() error {
+	st := t.st
+	if st.mode == ModeLive {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := st.write(); err != nil {
+		return err
+	}
+	if st.usage != "" && st.exists {
+		_ = writeUsage(st.usage, Usage{Recording: absPath(st.path), SHA256: st.sum, Keys: sortedKeys(st.used), Partial: st.partial})
+	}
+	return nil
+}
+
+func (st *httpStore) write() error {
+	var list []Interaction
+	switch st.mode {
+	case ModeRecord:
+		if !st.dirty {
+			return nil
+		}
+		onDisk, err := readFile(st.path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return err
+		default:
+			f, err := DecodeHTTP(st.path, onDisk)
+			if err != nil {
+				return fmt.Errorf("%w (not overwritten)", err)
+			}
+			for _, in := range f.Interactions {
+				if _, ok := st.entries[in.ID()]; !ok {
+					st.entries[in.ID()] = in
+				}
+			}
+		}
+		for _, in := range st.entries {
+			list = append(list, in)
+		}
+	case ModeRefresh:
+		if len(st.fresh) == 0 {
+			return nil
+		}
+		for id := range st.fresh {
+			list = append(list, st.entries[id])
+		}
+	default:
+		return nil
+	}
+	data, err := (&HTTPFile{Version: Version, Interactions: list}).Marshal()
+	if err != nil {
+		return err
+	}
+	if sum := sha256Hex(data); !st.exists || sum != st.sum {
+		if err := writeAtomic(st.path, data); err != nil {
+			return err
+		}
+		st.exists, st.sum = true, sum
+	}
+	st.dirty = false
+	return nil
+}
+
+// readRequestBody reads and closes a request's body.
+func readRequestBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, nil
+	}
+	defer req.Body.Close()
+	data, err := io.ReadAll(req.Body)
+	if err != nil {
+		return nil, fmt.Errorf("golden: reading the body of %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	return data, nil
+}
+
+// withBody returns a copy of req that sends body.
+func withBody(req *http.Request, body []byte) *http.Request {
+	out := req.Clone(req.Context())
+	out.ContentLength = int64(len(body))
+	if body == nil {
+		out.Body, out.GetBody = http.NoBody, nil
+		return out
+	}
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return out
+}
+
+// roundTripLive sends req through live, turning a panic into an error.
+func roundTripLive(live http.RoundTripper, req *http.Request) (resp *http.Response, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, fmt.Errorf("golden: the live transport panicked: %v", p)
+		}
+	}()
+	resp, err = live.RoundTrip(req)
+	if err == nil && resp == nil {
+		err = fmt.Errorf("golden: the live transport returned no response and no error")
+	}
+	return resp, err
+}
+
+// keptHeaders are the response header fields a recording keeps.
+var keptHeaders = []string{"Content-Type", "Content-Encoding", "Retry-After", "Retry-After-Ms", "X-Should-Retry"}
+
+func keptHeader(h http.Header) http.Header {
+	var out http.Header
+	for _, name := range keptHeaders {
+		if vs := h.Values(name); len(vs) > 0 {
+			if out == nil {
+				out = http.Header{}
+			}
+			out[name] = append([]string(nil), vs...)
+		}
+	}
+	return out
+}
+
+func isEventStream(h http.Header) bool {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	return err == nil && mt == "text/event-stream"
+}
+
+// response builds the response an interaction replays.
+func (in Interaction) response(req *http.Request) *http.Response {
+	r := in.Response
+	h := r.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	resp := &http.Response{
+		Status:     strconv.Itoa(r.Status) + " " + http.StatusText(r.Status),
+		StatusCode: r.Status,
+		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  h,
+		Request: req,
+	}
+	if r.Events != nil {
+		resp.Body, resp.ContentLength = &eventReader{events: r.Events}, -1
+		return resp
+	}
+	var data []byte
+	switch {
+	case r.Body != nil:
+		var b bytes.Buffer
+		json.Compact(&b, r.Body)
+		data = b.Bytes()
+	case r.BodyText != "":
+		data = []byte(r.BodyText)
+	default:
+		data = r.BodyBase64
+	}
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(data)), int64(len(data))
+	return resp
+}
+
+// eventReader replays a recorded stream: each Read returns at most one
+// event, so a streaming client reads it as the events came.
+type eventReader struct {
+	events []Event
+	cur    []byte
+}
+
+func (r *eventReader) Read(p []byte) (int, error) {
+	for len(r.cur) == 0 {
+		if len(r.events) == 0 {
+			return 0, io.EOF
+		}
+		r.cur, r.events = r.events[0].bytes(), r.events[1:]
+	}
+	n := copy(p, r.cur)
+	r.cur = r.cur[n:]
+	return n, nil
+}
+
+func (r *eventReader) Close() error { return nil }
+
+// streamBody passes a live event stream to the client event by event,
+// each redacted as it will replay, and records it; the recording is filed
+// when the stream ends.
+type streamBody struct {
+	src   io.ReadCloser
+	clean func(string) string
+	in    Interaction
+	done  func(Interaction, error)
+
+	mu       sync.Mutex
+	buf      []byte // received, not yet a whole event
+	out      []byte // redacted, not yet read by the client
+	srcErr   error  // the live stream's read error, io.EOF at its end
+	finished bool
+	err      error // what Read returns once out is drained
+}
+
+func (s *streamBody) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.out) == 0 {
+		if s.err != nil {
+			return 0, s.err
+		}
+		s.fill()
+	}
+	n := copy(p, s.out)
+	s.out = s.out[n:]
+	return n, nil
+}
+
+// fill reads from the live stream until an event is whole or the stream
+// ends. s.mu is held.
+func (s *streamBody) fill() {
+	chunk := make([]byte, 4096)
+	for {
+		if ev, rest, ok := cutEvent(s.buf); ok {
+			s.buf = rest
+			s.emit(ev)
+			return
+		}
+		if s.srcErr != nil {
+			if !errors.Is(s.srcErr, io.EOF) {
+				s.end(fmt.Errorf("golden: reading the live event stream: %w", s.srcErr))
+				return
+			}
+			if len(s.buf) > 0 {
+				s.emit(s.buf) // an unterminated tail, kept whole
+				s.buf = nil
+			}
+			s.end(nil)
+			return
+		}
+		n, err := s.src.Read(chunk)
+		s.buf = append(s.buf, chunk[:n]...)
+		s.srcErr = err
+	}
+}
+
+// emit records one event and queues it, redacted, for the client.
+func (s *streamBody) emit(raw []byte) {
+	ev := parseEvent(raw, s.clean)
+	s.in.Response.Events = append(s.in.Response.Events, ev)
+	s.out = append(s.out, ev.bytes()...)
+}
+
+// end finishes the stream: it is recorded when err is nil.
+func (s *streamBody) end(err error) {
+	if s.finished {
+		return
+	}
+	s.finished = true
+	s.src.Close()
+	if err != nil {
+		s.err = err
+		s.done(Interaction{}, err)
+		return
+	}
+	s.err = io.EOF
+	s.done(s.in, nil)
+}
+
+// Close reads what is left of the live stream, so a client that stops
+// early still leaves a whole recording, then closes it.
+func (s *streamBody) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !s.finished {
+		s.fill()
+	}
+	s.out = nil
+	return nil
+}
+
+// cutEvent returns the first whole event of buf, its terminating blank
+// line included, and the rest.
+func cutEvent(buf []byte) (event, rest []byte, ok bool) {
+	end := -1
+	for _, sep := range []string{"\n\n", "\r\n\r\n", "\r\r"} {
+		if i := bytes.Index(buf, []byte(sep)); i >= 0 && (end < 0 || i+len(sep) < end) {
+			end = i + len(sep)
+		}
+	}
+	if end < 0 {
+		return nil, buf, false
+	}
+	return buf[:end], buf[end:], true
+}
+
+// parseEvent reads one event as a recording keeps it (see Event), its
+// text redacted by clean.
+func parseEvent(raw []byte, clean func(string) string) Event {
+	if !utf8.Valid(raw) {
+		return Event{RawBase64: bytes.Clone(raw)}
+	}
+	text, ok := strings.CutSuffix(string(raw), "\n\n")
+	if ok && !strings.ContainsAny(text, "\r") {
+		lines := strings.Split(text, "\n")
+		var ev Event
+		if name, isName := strings.CutPrefix(lines[0], "event: "); isName && len(lines) == 2 && name != "" {
+			ev.Event, lines = name, lines[1:]
+		}
+		if data, isData := strings.CutPrefix(lines[0], "data: "); isData && len(lines) == 1 {
+			if json.Valid([]byte(data)) && isCompact(data) {
+				if c, err := cleanJSON([]byte(data), clean); err == nil {
+					ev.Data = c
+					return ev
+				}
+			}
+			if !json.Valid([]byte(data)) {
+				ev.DataText = clean(data)
+				if ev.DataText == "" && ev.Event == "" {
+					return Event{Raw: string(raw)}
+				}
+				return ev
+			}
+		}
+	}
+	return Event{Raw: clean(string(raw))}
+}
+
+func isCompact(s string) bool {
+	var b bytes.Buffer
+	return json.Compact(&b, []byte(s)) == nil && b.String() == s
+}
+
+// sameJSON reports whether a and b encode alike.
+func sameJSON(a, b any) bool {
+	x, errX := json.Marshal(a)
+	y, errY := json.Marshal(b)
+	return errX == nil && errY == nil && bytes.Equal(x, y)
+}
+
+var _ http.RoundTripper = (*Transport)(nil)
