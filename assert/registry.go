@@ -26,6 +26,8 @@ type Registry struct {
 	entries map[string]entry
 	judge   evalkit.Judge
 	shared  *Registry // for a registry made by WithJudge, the one holding the entries
+	// embedder is what embedding checks ask (see WithEmbedder).
+	embedder evalkit.Embedder
 }
 
 type entry struct {
@@ -61,6 +63,18 @@ func NewRegistry() *Registry {
 		r.entries[target+"_session"] = entry{build: r.entries[target].build, target: target, scope: Session}
 	}
 	r.entries["llm_judge_conversation"] = entry{build: r.entries["llm_judge"].build, target: "llm_judge", scope: Session}
+
+	// Agents, skills, workflows, compositions, guardrails, budgets,
+	// measures and similarity (agents.go ... similarity.go). The media
+	// checks live in package assert/media, which registers them on a
+	// registry its user makes: their decoders stay out of other builds.
+	for _, table := range []map[string]func(*params) (Check, error){agentChecks(), workflowChecks(), compositionChecks(), guardrailChecks(), budgetChecks(), measureChecks(), similarityChecks()} {
+		for name, build := range table {
+			r.entries[name] = entry{build: build, target: name}
+		}
+	}
+	r.entries["workflow_spoke_in_state"] = entry{build: buildSpokeInState, target: "spoke_in_state"}
+	r.entries["max_sentences"] = entry{build: buildMaxSentences, target: "sentence_count"}
 	return r
 }
 
@@ -70,7 +84,7 @@ func NewRegistry() *Registry {
 // registered on both. Without a judge, building a judged check is an error
 // wrapping ErrNoJudge.
 func (r *Registry) WithJudge(j evalkit.Judge) *Registry {
-	return &Registry{judge: j, shared: r.table()}
+	return &Registry{judge: j, embedder: r.embedder, shared: r.table()}
 }
 
 // table is the registry holding the entries.
