@@ -493,7 +493,7 @@ func (c SpokeInState) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 		summary = fmt.Sprintf("state %s produced %s with no output (tool calls only)", quoteName(c.State), plural(inState, "assistant message"))
 	case inState > 0:
 		summary = fmt.Sprintf("state %s produced %s with no output", quoteName(c.State), plural(inState, "assistant message"))
-	case entered > 0:
+	case entered > 0 && !sp.turn:
 		summary = fmt.Sprintf("state %s was entered %s and produced no assistant message", quoteName(c.State), times(entered))
 	default:
 		summary = fmt.Sprintf("state %s produced no assistant message", quoteName(c.State))
