@@ -91,7 +91,7 @@ func buildCosineSimilarity(p *params) (Check, error) {
 		return nil, err
 	}
 	c.Embedder = p.reg.embedderOrNil()
-	if c.ReferenceText != "" && c.Embedder == nil && !p.declaring {
+	if c.ReferenceText != "" && c.Reference == nil && c.Embedder == nil && !p.declaring {
 		return nil, fmt.Errorf("cosine_similarity: %w: reference_text must be embedded: give the registry one (Registry.WithEmbedder)", ErrNoEmbedder)
 	}
 	return c, nil
