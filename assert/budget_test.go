@@ -110,16 +110,16 @@ func TestSentenceCount(t *testing.T) {
 
 func TestCountSentences(t *testing.T) {
 	for text, want := range map[string]int{
-		"":                                    0,
-		"   ":                                 0,
-		"Hello":                               1,
-		"Hello world.":                        1,
-		"Pi is 3.14. See example.com now.":    2,
+		"":                                     0,
+		"   ":                                  0,
+		"Hello":                                1,
+		"Hello world.":                         1,
+		"Pi is 3.14. See example.com now.":     2,
 		"Really?! Yes... \"Quoted.\" (Aside.)": 4,
-		"Heading\n\nBody text here. More":     3,
-		"这是第一句。这是第二句！":                        2,
-		"... ?!":                              0,
-		"Wait… what? No.":                     3,
+		"Heading\n\nBody text here. More":      3,
+		"这是第一句。这是第二句！":                         2,
+		"... ?!":                               0,
+		"Wait… what? No.":                      3,
 	} {
 		testify.Equal(t, want, assert.CountSentences(text), "%q", text)
 	}
