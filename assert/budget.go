@@ -112,7 +112,8 @@ type budgetLimit struct {
 	reported bool // some message reports it
 }
 
-func usd(f float64) string { return "$" + strconv.FormatFloat(f, 'f', -1, 64) }
+// usd shows dollars to the millionth (float sums of cents leave noise).
+func usd(f float64) string { return "$" + strconv.FormatFloat(math.Round(f*1e6)/1e6, 'f', -1, 64) }
 
 func tokens(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
 

@@ -26,6 +26,7 @@ type T struct {
 	tb       testing.TB
 	registry *assert.Registry
 	judge    evalkit.Judge // see WithJudge
+	embedder evalkit.Embedder // see WithEmbedder
 
 	mode    golden.Mode // see WithMode
 	modeSet bool
