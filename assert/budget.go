@@ -113,9 +113,9 @@ type budgetLimit struct {
 }
 
 // usd shows dollars to the millionth (float sums of cents leave noise).
-func usd(f float64) string { return "$" + strconv.FormatFloat(math.Round(f*1e6)/1e6, 'f', -1, 64) }
+func usdText(f float64) string { return "$" + strconv.FormatFloat(math.Round(f*1e6)/1e6, 'f', -1, 64) }
 
-func tokens(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
+func tokenCount(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
 
 // Check implements Check.
 func (c CostBudget) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
@@ -145,10 +145,10 @@ func (c CostBudget) Check(_ context.Context, tr *evalkit.Transcript) (Result, er
 		f := float64(*n)
 		return &f
 	}
-	cost := add("cost", c.MaxCostUSD, usd)
-	in := add("input tokens", asFloat(c.MaxInputTokens), tokens)
-	out := add("output tokens", asFloat(c.MaxOutputTokens), tokens)
-	all := add("total tokens", asFloat(c.MaxTotalTokens), tokens)
+	cost := add("cost", c.MaxCostUSD, usdText)
+	in := add("input tokens", asFloat(c.MaxInputTokens), tokenCount)
+	out := add("output tokens", asFloat(c.MaxOutputTokens), tokenCount)
+	all := add("total tokens", asFloat(c.MaxTotalTokens), tokenCount)
 	for _, m := range msgs {
 		if m.Usage != nil {
 			reported++
@@ -180,7 +180,7 @@ func (c CostBudget) Check(_ context.Context, tr *evalkit.Transcript) (Result, er
 		}
 	}
 	if reported == 0 {
-		return Result{}, fmt.Errorf("%s: %w: no message in %s reports its usage (Message.Usage)", check, ErrNotReported, scopeName(sp))
+		return Result{}, fmt.Errorf("%s: %w: no message in %s reports its usage (Message.Usage)", check, ErrNotReported, spanName(sp))
 	}
 	for _, x := range []struct {
 		l *budgetLimit
@@ -190,7 +190,7 @@ func (c CostBudget) Check(_ context.Context, tr *evalkit.Transcript) (Result, er
 			x.l.got = x.v
 		}
 	}
-	usage := Detail{"usage", fmt.Sprintf("%s, %d input + %d output tokens, %s", plural(assistants, "assistant message"), total.InputTokens, total.OutputTokens, usd(total.CostUSD))}
+	usage := Detail{"usage", fmt.Sprintf("%s, %d input + %d output tokens, %s", plural(assistants, "assistant message"), total.InputTokens, total.OutputTokens, usdText(total.CostUSD))}
 	return judgeBudget(check, limits, assistants, sp, usage)
 }
 
@@ -222,10 +222,10 @@ func judgeBudget(check string, limits []*budgetLimit, assistants int, sp msgSpan
 	for _, l := range limits {
 		switch {
 		case !l.reported:
-			return Result{}, fmt.Errorf("%s: %w: no assistant message in %s reports its %s", check, ErrNotReported, scopeName(sp), l.name)
+			return Result{}, fmt.Errorf("%s: %w: no assistant message in %s reports its %s", check, ErrNotReported, spanName(sp), l.name)
 		case l.missing > 0:
 			return Result{}, fmt.Errorf("%s: %w: %d of %s in %s report no %s, so the total %s is only a lower bound and cannot show the run within %s",
-				check, ErrNotReported, l.missing, plural(assistants, "assistant message"), scopeName(sp), l.name, l.show(l.got), l.show(l.limit))
+				check, ErrNotReported, l.missing, plural(assistants, "assistant message"), spanName(sp), l.name, l.show(l.got), l.show(l.limit))
 		}
 	}
 	return pass(1, strings.Join(within, "; ")), nil
@@ -280,7 +280,7 @@ func (c LatencyBudget) validate() error {
 	return checkScope("latency_budget", c.Scope)
 }
 
-func ms(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) + " ms" }
+func msText(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) + " ms" }
 
 // Check implements Check.
 func (c LatencyBudget) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
@@ -293,7 +293,7 @@ func (c LatencyBudget) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	l := &budgetLimit{name: "latency", limit: c.MaxMS, show: ms}
+	l := &budgetLimit{name: "latency", limit: c.MaxMS, show: msText}
 	assistants, reported := 0, 0
 	for _, m := range msgs {
 		if m.LatencyMS > 0 {
@@ -309,18 +309,18 @@ func (c LatencyBudget) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 			}
 		}
 	}
-	about := Detail{"latency", fmt.Sprintf("%s over %s", ms(l.got), plural(reported, "message"))}
+	about := Detail{"latency", fmt.Sprintf("%s over %s", msText(l.got), plural(reported, "message"))}
 	if reported == 0 {
 		v, has := tr.Metadata["latency_ms"]
 		if !has || s != Session {
-			return Result{}, fmt.Errorf("%s: %w: no message in %s reports a latency (Message.LatencyMS)", check, ErrNotReported, scopeName(sp))
+			return Result{}, fmt.Errorf("%s: %w: no message in %s reports a latency (Message.LatencyMS)", check, ErrNotReported, spanName(sp))
 		}
 		f, isNum := toFloat(v)
 		if !isNum || !(f > 0) || math.IsInf(f, 0) {
 			return Result{}, fmt.Errorf("%s: Metadata[\"latency_ms\"] is %s, want a positive number of milliseconds", check, metaValue(v))
 		}
 		l.got, l.reported, l.missing = f, true, 0
-		about = Detail{"latency", ms(f) + ` (Metadata["latency_ms"])`}
+		about = Detail{"latency", msText(f) + ` (Metadata["latency_ms"])`}
 	}
 	return judgeBudget(check, []*budgetLimit{l}, assistants, sp, about)
 }

@@ -262,7 +262,7 @@ func (c CompositionBranchTaken) Check(_ context.Context, tr *evalkit.Transcript)
 		return *missing, nil
 	}
 	if s.Kind != evalkit.StepKindBranch {
-		return Result{}, paramErr(check, "branch", "step %s is a %s step, not a branch", quoteName(s.Name), kindName(s.Kind))
+		return Result{}, paramErr(check, "branch", "step %s is a %s step, not a branch", quoteName(s.Name), stepKindName(s.Kind))
 	}
 	if r := stepRan(s); r != nil {
 		return *r, nil
@@ -276,7 +276,7 @@ func (c CompositionBranchTaken) Check(_ context.Context, tr *evalkit.Transcript)
 	return fail(0, fmt.Sprintf("branch %s took %s, want %s", quoteName(c.Branch), quoteName(s.BranchTaken), quoteName(c.Expected))), nil
 }
 
-func kindName(k string) string {
+func stepKindName(k string) string {
 	if k == "" {
 		return evalkit.StepKindStep
 	}
@@ -328,7 +328,7 @@ func (c CompositionParallelComplete) Check(_ context.Context, tr *evalkit.Transc
 		return *missing, nil
 	}
 	if g.Kind != evalkit.StepKindParallel {
-		return Result{}, paramErr(check, "parallel", "step %s is a %s step, not a parallel group", quoteName(g.Name), kindName(g.Kind))
+		return Result{}, paramErr(check, "parallel", "step %s is a %s step, not a parallel group", quoteName(g.Name), stepKindName(g.Kind))
 	}
 	if len(g.Steps) == 0 {
 		return fail(0, fmt.Sprintf("parallel %s has no steps", quoteName(c.Parallel))), nil

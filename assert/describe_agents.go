@@ -128,7 +128,7 @@ func (c GuardrailTriggered) Describe() string {
 func (c CostBudget) Describe() string {
 	var limits []string
 	if c.MaxCostUSD != nil {
-		limits = append(limits, "cost <= "+usd(*c.MaxCostUSD))
+		limits = append(limits, "cost <= "+usdText(*c.MaxCostUSD))
 	}
 	for _, b := range []struct {
 		name string
@@ -143,7 +143,7 @@ func (c CostBudget) Describe() string {
 
 // Describe implements Describer.
 func (c LatencyBudget) Describe() string {
-	return describeLine(fmt.Sprintf("the run took at most %s%s", ms(c.MaxMS), scopeSuffix(c.Scope)))
+	return describeLine(fmt.Sprintf("the run took at most %s%s", msText(c.MaxMS), scopeSuffix(c.Scope)))
 }
 
 // Describe implements Describer.
@@ -159,7 +159,7 @@ func (c SentenceCount) Describe() string {
 func (c OutcomeEquivalent) Describe() string {
 	switch c.Metric {
 	case MetricToolCalls:
-		return describeLine("the set of tools called is " + setWords(sortedSet(c.ExpectedTools)))
+		return describeLine("the set of tools called is " + setWords(distinctSorted(c.ExpectedTools)))
 	case MetricFinalState:
 		return describeLine("the workflow's final state is " + quoteName(c.ExpectedState))
 	}
@@ -175,7 +175,7 @@ func (c Directional) Describe() string {
 	switch c.Compare {
 	case SameToolCalls:
 		if c.BaselineTools != nil {
-			return describeLine("the set of tools called is the baseline's, " + setWords(sortedSet(c.BaselineTools)))
+			return describeLine("the set of tools called is the baseline's, " + setWords(distinctSorted(c.BaselineTools)))
 		}
 		return "the set of tools called is the baseline run's"
 	case SameOutcome:

@@ -153,7 +153,7 @@ func (c GuardrailTriggered) Check(_ context.Context, tr *evalkit.Transcript) (Re
 	}
 	if matched == 0 {
 		return Result{}, fmt.Errorf("%s: %w: no result of the guardrail %s%s in %s (guardrails in the run: %s)",
-			check, ErrNotReported, quoteName(c.ValidatorType), sideWords(c.Direction), scopeName(sp), guardrailTypes(tr))
+			check, ErrNotReported, quoteName(c.ValidatorType), sideWords(c.Direction), spanName(sp), guardrailTypes(tr))
 	}
 	subject := fmt.Sprintf("guardrail %s%s", quoteName(c.ValidatorType), sideWords(c.Direction))
 	details := make([]Detail, 0, min(len(ran), maxProblems)+1)
@@ -189,7 +189,7 @@ func triggeredWords(t bool) string {
 	return "not triggered"
 }
 
-func scopeName(sp msgSpan) string {
+func spanName(sp msgSpan) string {
 	if sp.turn {
 		return "the last turn"
 	}

@@ -307,10 +307,10 @@ func toolNameSet(check string, tr *evalkit.Transcript, s Scope) ([]string, toolS
 	if err != nil {
 		return nil, sc, err
 	}
-	return sortedSet(callNames(sc.calls)), sc, nil
+	return distinctSorted(namesOfCalls(sc.calls)), sc, nil
 }
 
-func callNames(calls []evalkit.ToolCall) []string {
+func namesOfCalls(calls []evalkit.ToolCall) []string {
 	out := make([]string, len(calls))
 	for i, c := range calls {
 		out[i] = c.Name
@@ -318,7 +318,7 @@ func callNames(calls []evalkit.ToolCall) []string {
 	return out
 }
 
-func sortedSet(items []string) []string {
+func distinctSorted(items []string) []string {
 	seen := map[string]bool{}
 	out := []string{}
 	for _, it := range items {
@@ -337,7 +337,7 @@ func toolSetResult(check string, tr *evalkit.Transcript, s Scope, want []string,
 	if err != nil {
 		return Result{}, err
 	}
-	want = sortedSet(want)
+	want = distinctSorted(want)
 	gotSet, wantSet := map[string]bool{}, map[string]bool{}
 	for _, g := range got {
 		gotSet[g] = true
@@ -547,7 +547,7 @@ func (c Directional) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 // wordJaccard is |A∩B| / |A∪B| of the two texts' word sets; two texts
 // without words are identical (1).
 func wordJaccard(a, b string) float64 {
-	wa, wb := wordSet(a), wordSet(b)
+	wa, wb := wordsOf(a), wordsOf(b)
 	if len(wa) == 0 && len(wb) == 0 {
 		return 1
 	}
@@ -560,7 +560,7 @@ func wordJaccard(a, b string) float64 {
 	return ratio(inter, len(wa)+len(wb)-inter)
 }
 
-func wordSet(s string) map[string]bool {
+func wordsOf(s string) map[string]bool {
 	set := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''

@@ -76,7 +76,7 @@ func buildCosineSimilarity(p *params) (Check, error) {
 		return nil, err
 	}
 	if ok {
-		if c.Reference, err = floats(v); err != nil {
+		if c.Reference, err = numberList(v); err != nil {
 			return nil, p.err("reference", "%v", err)
 		}
 	}
@@ -98,7 +98,7 @@ func buildCosineSimilarity(p *params) (Check, error) {
 }
 
 // floats reads a parameter's list of finite numbers.
-func floats(v any) ([]float64, error) {
+func numberList(v any) ([]float64, error) {
 	switch v := v.(type) {
 	case []float64:
 		return v, nil
@@ -193,7 +193,7 @@ func (c CosineSimilarity) Check(ctx context.Context, tr *evalkit.Transcript) (Re
 			return Result{}, fmt.Errorf("%s: %w: no embedder to embed the output, and no Metadata[\"embedding\"]", check, ErrNotReported)
 		}
 		var err error
-		if target, err = floats(v); err != nil {
+		if target, err = numberList(v); err != nil {
 			return Result{}, fmt.Errorf("%s: Metadata[\"embedding\"]: %v", check, err)
 		}
 		source = `Metadata["embedding"]`

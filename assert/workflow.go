@@ -276,7 +276,7 @@ func buildWorkflowToolAccess(p *params) (Check, error) {
 				}
 				r.State = s
 			case "allowed":
-				list, err := stringList(val)
+				list, err := paramStrings(val)
 				if err != nil {
 					return nil, p.err("rules", "item %d: allowed: %v", i, err)
 				}
@@ -295,7 +295,7 @@ func buildWorkflowToolAccess(p *params) (Check, error) {
 }
 
 // stringList reads a JSON list of strings.
-func stringList(v any) ([]string, error) {
+func paramStrings(v any) ([]string, error) {
 	switch v := v.(type) {
 	case []string:
 		return v, nil
@@ -384,7 +384,7 @@ func (c WorkflowToolAccess) Check(_ context.Context, tr *evalkit.Transcript) (Re
 				check, ErrNotReported, i+1, quoteName(call.Name), call.MessageIndex)
 		}
 		r, ruled := rules[state]
-		if !ruled || contains(r.Allowed, call.Name) {
+		if !ruled || inList(r.Allowed, call.Name) {
 			continue
 		}
 		allowed := "none"
@@ -404,7 +404,7 @@ func (c WorkflowToolAccess) Check(_ context.Context, tr *evalkit.Transcript) (Re
 	return fail(score, fmt.Sprintf("%d of %s break the state rules", violations.len(), plural(len(calls), "call")), sp.withScope(details)...), nil
 }
 
-func contains(list []string, s string) bool {
+func inList(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true

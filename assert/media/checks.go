@@ -214,7 +214,11 @@ func formatCheck(check, kind string, formats []string, s assert.Scope, tr *evalk
 			problems[i] = fmt.Sprintf("%s is %s, want %s", p.label, p.info.Format, strings.Join(formats, " or "))
 		}
 	}
-	return verdict(kind, ps, problems, fmt.Sprintf("%s in allowed formats: %s", plural(len(ps), kind), strings.Join(found, ", "))), nil
+	noun := kind
+	if kind == KindAudio {
+		noun = "audio clip"
+	}
+	return verdict(noun, ps, problems, fmt.Sprintf("%s in allowed formats: %s", plural(len(ps), noun), strings.Join(found, ", "))), nil
 }
 
 // ImageFormat passes when every image part of the assistant's messages is,

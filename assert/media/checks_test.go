@@ -146,7 +146,7 @@ func TestImageDimensions(t *testing.T) {
 func TestAudioFormat(t *testing.T) {
 	runMedia(t, []mediaCase{
 		{name: "allowed", tr: reply(t, "audio", "tone_1500ms.wav", "tone_2s.mp3", "tone_2500ms.ogg", "tone_1s.flac", "tone_3s.m4a"), check: "audio_format",
-			params: map[string]any{"formats": []any{"wav", "audio/mpeg", "ogg", "flac", "m4a"}}, want: PASS, summary: "5 audios in allowed formats: wav, mp3, ogg, flac, m4a"},
+			params: map[string]any{"formats": []any{"wav", "audio/mpeg", "ogg", "flac", "m4a"}}, want: PASS, summary: "5 audio clips in allowed formats: wav, mp3, ogg, flac, m4a"},
 		{name: "not allowed", tr: reply(t, "audio", "tone_2s.mp3"), check: "audio_format", params: map[string]any{"formats": []any{"wav"}}, want: FAIL,
 			details: []assert.Detail{{Label: "problem", Text: "messages[1] part 1 is mp3, want wav"}}},
 		{name: "video bytes in an audio part", tr: reply(t, "audio", "clip_320x240_2s.mp4"), check: "audio_format", params: map[string]any{"formats": []any{"mp4"}}, want: FAIL},
