@@ -55,6 +55,20 @@ func TestPackageGraph(t *testing.T) {
 		}
 	}
 
+	// The media checks' decoders come with package assert/media alone, so
+	// a user who checks no media builds none of them: image headers beyond
+	// the standard library's (x/image), WAV (go-audio), MP3 frames
+	// (tcolgate/mp3), Ogg Vorbis (jfreymuth) and MP4 boxes (abema/go-mp4,
+	// which brings google/uuid).
+	media := append(slices.Clone(core), "golang.org/x/image", "github.com/go-audio/wav", "github.com/go-audio/riff",
+		"github.com/go-audio/audio", "github.com/tcolgate/mp3", "github.com/jfreymuth/oggvorbis", "github.com/jfreymuth/vorbis",
+		"github.com/abema/go-mp4", "github.com/google/uuid")
+	for _, m := range goList(t, "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./assert/media") {
+		if !slices.Contains(media, m) {
+			t.Errorf("assert/media pulls module %s into users' builds, outside the media set", m)
+		}
+	}
+
 	// evaltest records every live judge through golden; golden knows
 	// nothing of evaltest or assert (see allowed above).
 	if imports := goList(t, "-f", "{{range .Imports}}{{.}} {{end}}", "./evaltest"); !slices.Contains(imports, mod+"/golden") {

@@ -61,6 +61,15 @@
 // output chunk by chunk while it streams, and say at which chunk and byte
 // it was settled.
 //
+// Agent, skill, workflow, composition and guardrail checks read what a
+// multi-agent or guarded run records beside its messages (Transcript.Agents,
+// Workflow, Composition, PriorResults; Message.State and Guardrails);
+// budgets read Message.Usage and LatencyMS; CosineSimilarity asks an
+// evalkit.Embedder (Registry.WithEmbedder). A run that does not record what
+// a check reads gives an error wrapping ErrNotReported, never a pass. The
+// media checks are in package assert/media, registered on a registry of
+// the user's, so their decoders are built only by those who use them.
+//
 // Scope: text and JSON checks read the last assistant message by default
 // (Turn) and can read every assistant message (Session); tool-call checks
 // read every call of the transcript by default (Session) and can read the

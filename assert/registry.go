@@ -27,6 +27,8 @@ type Registry struct {
 	judge   evalkit.Judge
 	tools   ToolExecutor // what tool_exec runs tools with; see WithTools
 	shared  *Registry    // for a registry made by WithJudge or WithTools, the one holding the entries
+	// embedder is what embedding checks ask (see WithEmbedder).
+	embedder evalkit.Embedder
 }
 
 type entry struct {
@@ -65,6 +67,21 @@ func NewRegistry() *Registry {
 
 	// Trajectory checks, their aliases and _session names (trajectory.go).
 	addTrajectoryChecks(r)
+
+	// Agents, skills, workflows, compositions, guardrails, budgets,
+	// measures and similarity (agents.go ... similarity.go). The media
+	// checks live in package assert/media, which registers them on a
+	// registry its user makes: their decoders stay out of other builds.
+	for _, table := range []map[string]func(*params) (Check, error){agentChecks(), workflowChecks(), compositionChecks(), guardrailChecks(), budgetChecks(), measureChecks(), similarityChecks()} {
+		for name, build := range table {
+			r.entries[name] = entry{build: build, target: name}
+		}
+	}
+	r.entries["workflow_spoke_in_state"] = entry{build: buildSpokeInState, target: "spoke_in_state"}
+	r.entries["max_sentences"] = entry{build: buildMaxSentences, target: "sentence_count"}
+	// PromptKit's handler docs name these two state_is and transitioned_to.
+	r.entries["state_is"] = entry{build: buildWorkflowStateIs, target: "workflow_state_is"}
+	r.entries["transitioned_to"] = entry{build: buildWorkflowTransitionedTo, target: "workflow_transitioned_to"}
 	return r
 }
 
@@ -74,7 +91,15 @@ func NewRegistry() *Registry {
 // registered on both. Without a judge, building a judged check is an error
 // wrapping ErrNoJudge.
 func (r *Registry) WithJudge(j evalkit.Judge) *Registry {
-	return &Registry{judge: j, tools: r.toolsOrNil(), shared: r.table()}
+	d := r.derive()
+	d.judge = j
+	return d
+}
+
+// derive returns a registry sharing r's check types and keeping what r
+// asks (judge, tools, embedder), for the With methods to change one of.
+func (r *Registry) derive() *Registry {
+	return &Registry{judge: r.judgeOrNil(), tools: r.toolsOrNil(), embedder: r.embedderOrNil(), shared: r.table()}
 }
 
 // table is the registry holding the entries.

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/assert/media"
 )
 
 // promptKitTypes are every type name and alias PromptKit's eval handlers
@@ -32,23 +33,28 @@ var promptKitTypes = []string{
 	"content_includes", "content_includes_any", "content_matches", "content_not_includes",
 	"is_valid_json", "valid_json", "tool_called", "tools_not_called_with_args",
 	"llm_judge_conversation", "banned_words", "length", "required_fields",
-}
-
-// notYetRegistered are PromptKit's types that other work registers: the
-// agent, skill, workflow, composition, guardrail, budget, similarity and
-// media checks (issue 5, built beside this), and the model-graded,
-// classifier-backed and external checks (the next issue). The test reports
-// them instead of failing, and fails once one resolves, so the merge that
-// registers it moves it to promptKitTypes.
-var notYetRegistered = []string{
+	// agents, skills, workflows, compositions, guardrails, budgets, measures, similarity
 	"agent_invoked", "agent_not_invoked", "agent_response_contains",
 	"skill_activated", "skill_not_activated", "skill_activation_order",
 	"workflow_complete", "state_is", "transitioned_to", "workflow_transition_order", "workflow_tool_access", "spoke_in_state",
-	"workflow_state_is", "workflow_transitioned_to", // the issue's names for state_is and transitioned_to
+	"workflow_state_is", "workflow_transitioned_to", "workflow_spoke_in_state", // the issue's names
 	"composition_step_output", "composition_branch_taken", "composition_parallel_complete", "composition_output",
 	"guardrail_triggered", "cost_budget", "latency_budget", "sentence_count", "max_sentences",
 	"outcome_equivalent", "directional", "cosine_similarity",
+}
+
+// promptKitMediaTypes are PromptKit's media checks: package assert/media
+// registers them on a registry its user makes (their decoders stay out of
+// other builds), so they resolve there, not in the built-in registry.
+var promptKitMediaTypes = []string{
 	"image_format", "image_dimensions", "audio_format", "audio_duration", "video_duration", "video_resolution",
+}
+
+// notYetRegistered are PromptKit's types that other work registers: the
+// model-graded, classifier-backed and external checks (the next issue). The test reports
+// them instead of failing, and fails once one resolves, so the merge that
+// registers it moves it to promptKitTypes.
+var notYetRegistered = []string{
 	// model-graded, classifier-backed and external: the next issue
 	"faithfulness", "answer_relevancy", "contextual_precision", "contextual_recall", "contextual_relevancy", "hallucination",
 	"bias", "toxicity", "pii_leakage", "role_violation",
@@ -66,6 +72,11 @@ func TestRegistryCompleteness(t *testing.T) {
 		// about its parameters.
 		err := assert.Validate(name, nil)
 		testify.False(t, errors.Is(err, assert.ErrUnknownCheck), "%s: %v", name, err)
+	}
+	mediaTypes := media.NewRegistry().Names()
+	for _, name := range promptKitMediaTypes {
+		testify.True(t, slices.Contains(mediaTypes, name), "PromptKit media type %q is not registered by assert/media", name)
+		testify.False(t, slices.Contains(types, name), "media type %q must stay out of the built-in registry", name)
 	}
 	var pending []string
 	for _, name := range notYetRegistered {

@@ -38,11 +38,13 @@ var ErrNoToolExecutor = errors.New("no tool executor")
 const DefaultToolTimeout = 120 * time.Second
 
 // WithTools returns a registry whose tool_exec checks run tools through
-// tools. Like WithJudge, it shares r's check types and keeps r's judge;
-// a registry made from it by WithJudge keeps its tools. Without tools,
+// tools. Like WithJudge, it shares r's check types and keeps r's judge and
+// embedder; a registry made from it by WithJudge keeps its tools. Without tools,
 // building a tool_exec check is an error wrapping ErrNoToolExecutor.
 func (r *Registry) WithTools(tools ToolExecutor) *Registry {
-	return &Registry{judge: r.judgeOrNil(), tools: tools, shared: r.table()}
+	d := r.derive()
+	d.tools = tools
+	return d
 }
 
 func (r *Registry) toolsOrNil() ToolExecutor {

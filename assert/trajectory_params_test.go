@@ -1,9 +1,7 @@
 package assert_test
 
-import "maps"
-
 // trajectoryParams are minimal valid parameters of the trajectory checks
-// and their aliases, merged into minimalParams (validate_test.go) so the
+// and their aliases, part of minimalParams (validate_test.go), so the
 // walks over every registered type cover them too.
 var trajectoryParams = map[string]map[string]any{
 	"tool_call_chain":            {"steps": []any{map[string]any{"tool": "search"}, map[string]any{"tool": "book", "no_error": true}}},
@@ -21,5 +19,3 @@ var trajectoryParams = map[string]map[string]any{
 	"tool_result_media_type":     {"tool": "screenshot", "mime_type": "image/png"},
 	"tool_exec":                  {"tool": "run_tests"},
 }
-
-func init() { maps.Copy(minimalParams, trajectoryParams) }

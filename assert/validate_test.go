@@ -19,8 +19,28 @@ import (
 
 // minimalParams are valid parameters for every registered type name,
 // aliases included: the walks below fail when a type is added without an
-// entry here, so every type is validated, described and typo-checked.
-var minimalParams = map[string]map[string]any{
+// entry, so every type is validated, described and typo-checked. Each
+// family of checks keeps its own table beside its tests.
+var minimalParams = mergeParams(coreParams, trajectoryParams, agentParams)
+
+// mergeParams joins tables of minimal params; a type in two tables is a
+// mistake in the tables.
+func mergeParams(tables ...map[string]map[string]any) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, table := range tables {
+		for name, params := range table {
+			if _, dup := out[name]; dup {
+				panic("minimal params listed twice for " + name)
+			}
+			out[name] = params
+		}
+	}
+	return out
+}
+
+// coreParams are minimal valid parameters of the text, JSON, tool and
+// judged checks.
+var coreParams = map[string]map[string]any{
 	"contains":                 {"patterns": []any{"refund"}},
 	"content_includes":         {"patterns": []any{"refund"}},
 	"contains_any":             {"patterns": []any{"refund"}},

@@ -25,7 +25,8 @@ import (
 type T struct {
 	tb       testing.TB
 	registry *assert.Registry
-	judge    evalkit.Judge // see WithJudge
+	judge    evalkit.Judge    // see WithJudge
+	embedder evalkit.Embedder // see WithEmbedder
 
 	mode    golden.Mode // see WithMode
 	modeSet bool

@@ -14,7 +14,7 @@
 //	})
 //	// v.Score == 1, v.RawScore == 10, err == nil
 //
-// There are three kinds of fake, each named by what it does, in the manner
+// There are four kinds of fake, each named by what it does, in the manner
 // of net/http/httptest and testing/iotest:
 //
 //   - Judges: Pass, Fail, Fixed, Sequence, Rules, Hash and Err answer
@@ -28,6 +28,8 @@
 //     reset connections — and record every request with its credentials
 //     redacted. They test a real judge (packages openaijudge,
 //     anthropicjudge) end to end.
+//   - An embedder: BagOfWords embeds texts as hashed word counts, so
+//     embedding checks (cosine_similarity) run without a model.
 //   - A checker: TestJudge calls any judge with valid, invalid and
 //     cancelled requests, from many goroutines, and returns one error
 //     listing every breach of the evalkit.Judge contract, as
