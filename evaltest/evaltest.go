@@ -33,6 +33,8 @@ type T struct {
 
 	mu        sync.Mutex
 	artifacts map[*evalkit.Transcript]string // transcripts written, by path
+
+	x extension // Repeat's attempts, case files and reports (see repeat.go)
 }
 
 // Option configures a T.
@@ -59,12 +61,14 @@ func New(tb testing.TB, opts ...Option) *T {
 // each failed check is reported with tb.Errorf at the caller's line, like
 // gotest.tools' assert.Check.
 func (t *T) Expect(tr *evalkit.Transcript) *Expectation {
+	t.noteTranscript(tr)
 	return &Expectation{t: t, tr: tr, ok: true}
 }
 
 // Require starts a chain of checks on tr that stops the test at the first
 // failure or error (tb.Fatalf), like gotest.tools' assert.Assert.
 func (t *T) Require(tr *evalkit.Transcript) *Expectation {
+	t.noteTranscript(tr)
 	return &Expectation{t: t, tr: tr, ok: true, fatal: true}
 }
 
@@ -88,11 +92,7 @@ func (e *Expectation) reportJudged(label string, c assert.Check, step *stepJudge
 	}
 	e.ok = false
 	msg := e.t.message(label, e.tr, res, err, step.noteFor(err))
-	if e.fatal {
-		e.t.tb.Fatalf("%s", msg)
-		return
-	}
-	e.t.tb.Errorf("%s", msg)
+	e.t.fail(msg, err != nil, e.fatal)
 }
 
 // runCheck runs c, turning a panic (a user's check, a nil pointer behind the
@@ -214,6 +214,7 @@ func (t *T) writeArtifact(tr *evalkit.Transcript) (string, error) {
 	if !ok || !keepArtifacts() {
 		return "", nil
 	}
+	t = t.root() // a Repeat's attempts write into their test's directory
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if path, done := t.artifacts[tr]; done {

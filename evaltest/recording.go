@@ -82,6 +82,9 @@ type recording struct {
 // it is not recorded (a fake, ModeLive). The first call reads the
 // recording and registers its saving with the test's Cleanup.
 func (t *T) recorder() (*golden.Recorder, error) {
+	if t.x.parent != nil {
+		return t.x.parent.recorder() // an attempt judges through its test's recording
+	}
 	t.rec.once.Do(func() {
 		mode, err := t.resolveMode()
 		if err != nil {
@@ -269,5 +272,5 @@ func (s *stepJudge) noteFor(err error) *note {
 
 // hint is the command that runs the step's top-level test in mode.
 func (s *stepJudge) hint(mode, why string) string {
-	return fmt.Sprintf("hint: EVALKIT_MODE=%s go test -run '^%s$'   # %s", mode, regexp.QuoteMeta(s.t.rec.test), why)
+	return fmt.Sprintf("hint: EVALKIT_MODE=%s go test -run '^%s$'   # %s", mode, regexp.QuoteMeta(s.t.root().rec.test), why)
 }

@@ -111,11 +111,7 @@ func (s *StreamExpectation) fail(label string, res assert.StreamResult, err erro
 	s.t.tb.Helper()
 	s.ok = false
 	msg := resultMessage(label, res.Result, err) + "\n" + streamLine(s.chunks)
-	if s.fatal {
-		s.t.tb.Fatalf("%s", msg)
-		return
-	}
-	s.t.tb.Errorf("%s", msg)
+	s.t.fail(msg, err != nil, s.fatal)
 }
 
 // runStream feeds the chunks to a new stream of c until it settles, then
