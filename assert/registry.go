@@ -26,6 +26,8 @@ type Registry struct {
 	entries map[string]entry
 	judge   evalkit.Judge
 	shared  *Registry // for a registry made by WithJudge, the one holding the entries
+
+	embedder evalkit.Embedder // see WithEmbedder; it too makes a registry sharing entries
 }
 
 type entry struct {
@@ -37,7 +39,7 @@ type entry struct {
 // NewRegistry returns a registry holding every built-in check and alias.
 func NewRegistry() *Registry {
 	r := &Registry{entries: map[string]entry{}}
-	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks(), equalsChecks()} {
+	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks(), equalsChecks(), consistentChecks()} {
 		for name, build := range table {
 			r.entries[name] = entry{build: build, target: name}
 		}
@@ -70,7 +72,7 @@ func NewRegistry() *Registry {
 // registered on both. Without a judge, building a judged check is an error
 // wrapping ErrNoJudge.
 func (r *Registry) WithJudge(j evalkit.Judge) *Registry {
-	return &Registry{judge: j, shared: r.table()}
+	return &Registry{judge: j, embedder: r.embedderOrNil(), shared: r.table()}
 }
 
 // table is the registry holding the entries.

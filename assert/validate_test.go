@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/fakeembed"
 )
 
 // minimalParams are valid parameters for every registered type name,
@@ -56,6 +57,7 @@ var minimalParams = map[string]map[string]any{
 	"llm_judge_conversation":   {"criteria": "Confirms the refund"},
 	"llm_judge_tool_calls":     {"criteria": "Looks the order up first"},
 	"assertion":                {"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "Confirms the refund"}, "min_score": 0.8},
+	"consistent":               {"max_distance": 0.3},
 }
 
 func registeredNames(t *testing.T) []string {
@@ -177,7 +179,7 @@ func TestValidateJudgedWithoutJudge(t *testing.T) {
 func TestDescribeEveryType(t *testing.T) {
 	reg := assert.NewRegistry().WithJudge(evalkit.JudgeFunc(func(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) {
 		return evalkit.Verdict{}, errors.New("not asked")
-	}))
+	})).WithEmbedder(fakeembed.Words{})
 	for _, name := range registeredNames(t) {
 		c, err := reg.Build(name, minimalParams[name])
 		require.NoError(t, err, name)

@@ -51,7 +51,9 @@ func (t *T) runAttempt(ctx context.Context, i int, attempt func(et *T)) Attempt 
 	st := &attemptState{}
 	tb := &attemptTB{TB: t.tb, st: st, ctx: ctx}
 	et := &T{tb: tb, registry: t.registry, judge: t.judge, mode: t.mode, modeSet: t.modeSet}
-	et.x = extension{parent: t, attempt: st, index: i, report: t.x.report.child()}
+	et.x = t.x
+	et.x.parent, et.x.attempt, et.x.index, et.x.last = t, st, i, nil
+	et.x.report = t.x.report.child()
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)

@@ -88,10 +88,12 @@ func (e *Expectation) reportJudged(label string, c assert.Check, step *stepJudge
 		res.Summary = "failed" // a user's check that says nothing still fails visibly
 	}
 	if err == nil && res.Passed {
+		e.t.observe(label, checkType(label, c), res, nil, step, "", e.tr, false)
 		return
 	}
 	e.ok = false
 	msg := e.t.message(label, e.tr, res, err, step.noteFor(err))
+	e.t.observe(label, checkType(label, c), res, err, step, msg, e.tr, false)
 	e.t.fail(msg, err != nil, e.fatal)
 }
 

@@ -33,14 +33,21 @@ func WithJudge(j evalkit.Judge) Option {
 }
 
 // evalRegistry is the registry Eval uses: the T's (nil for the built-in
-// one) made to ask judge, when the T has one.
+// one) made to ask judge, when the T has one, and to embed with the T's
+// embedder.
 func (t *T) evalRegistry(judge evalkit.Judge) *assert.Registry {
-	if judge == nil {
+	if judge == nil && t.x.embedder == nil {
 		return t.registry
 	}
 	reg := t.registry
 	if reg == nil {
 		reg = assert.NewRegistry()
+	}
+	if t.x.embedder != nil {
+		reg = reg.WithEmbedder(t.x.embedder) // see WithEmbedder
+	}
+	if judge == nil {
+		return reg
 	}
 	return reg.WithJudge(judge)
 }

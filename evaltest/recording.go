@@ -188,11 +188,12 @@ type stepJudge struct {
 	mu      sync.Mutex
 	origins []golden.Origin
 	rec     *golden.Recorder
+	calls   []judgedCall // for reports, see stepJudge.Judge in report.go
 }
 
-// Judge asks the T's judge through its recording, or directly when it is
+// ask asks the T's judge through its recording, or directly when it is
 // not recorded.
-func (s *stepJudge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 	rec, err := s.t.recorder()
 	if err != nil {
 		return evalkit.Verdict{}, err

@@ -22,6 +22,8 @@ type extension struct {
 	index   int           // the attempt's number, from 1
 	last    *evalkit.Transcript
 	report  reportState // see report.go
+
+	embedder evalkit.Embedder // see WithEmbedder
 }
 
 // root is the T made by New that t descends from: the one that owns the
@@ -374,14 +376,15 @@ func (t *T) Repeat(n int, attempt func(et *T), rule Rule, opts ...RepeatOption) 
 		err = fmt.Errorf("no attempt function")
 	}
 	if err != nil {
-		t.observeRepeat(label, rep, err)
-		t.fail(label+": error: "+err.Error(), true, false)
+		msg := label + ": error: " + err.Error()
+		t.observeRepeat(label, rep, msg)
+		t.fail(msg, true, false)
 		return rep
 	}
 	rep.Need = need
 	t.runAttempts(rep, attempt, cfg)
 	msg, failed := repeatMessage(label, rep, rule, cfg)
-	t.observeRepeat(label, rep, nil)
+	t.observeRepeat(label, rep, msg)
 	if failed {
 		t.fail(msg, rep.Status == StatusError, false)
 	}

@@ -102,6 +102,7 @@ func (s *StreamExpectation) report(label string, c assert.StreamCheck) {
 		res.Summary = "failed"
 	}
 	if err == nil && res.Passed {
+		s.t.observe(label, checkType(label, c), res.Result, nil, nil, "", nil, false)
 		return
 	}
 	s.fail(label, res, err)
@@ -111,6 +112,7 @@ func (s *StreamExpectation) fail(label string, res assert.StreamResult, err erro
 	s.t.tb.Helper()
 	s.ok = false
 	msg := resultMessage(label, res.Result, err) + "\n" + streamLine(s.chunks)
+	s.t.observe(label, checkType(label, nil), res.Result, err, nil, msg, nil, false)
 	s.t.fail(msg, err != nil, s.fatal)
 }
 
