@@ -7,10 +7,8 @@ require (
 	github.com/jmespath-community/go-jmespath v1.1.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/stretchr/testify v1.12.1
+	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/text v0.41.0
 )
 
-require (
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/exp v0.0.0-20230314191032-db074128a8ec // indirect
-)
+require golang.org/x/exp v0.0.0-20230314191032-db074128a8ec // indirect

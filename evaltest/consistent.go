@@ -81,11 +81,18 @@ func (s *SetExpectation) Check(c assert.SetCheck) *SetExpectation {
 // transcript. A type whose check reads one transcript only is an error.
 func (s *SetExpectation) Eval(checkType string, params map[string]any) *SetExpectation {
 	s.t.tb.Helper()
+	s.eval(call("Eval", checkType, params), checkType, params)
+	return s
+}
+
+// eval is Eval reported under label.
+func (s *SetExpectation) eval(label, checkType string, params map[string]any) {
+	s.t.tb.Helper()
 	reg := s.t.evalRegistry(nil)
 	if reg == nil {
 		reg = assert.NewRegistry()
 	}
-	s.report(call("Eval", checkType, params), checkType, setCheckFunc(func(ctx context.Context, trs []*evalkit.Transcript) (assert.Result, error) {
+	s.report(label, checkType, setCheckFunc(func(ctx context.Context, trs []*evalkit.Transcript) (assert.Result, error) {
 		c, err := reg.Build(checkType, params)
 		if err != nil {
 			return assert.Result{}, err
@@ -96,7 +103,6 @@ func (s *SetExpectation) Eval(checkType string, params map[string]any) *SetExpec
 		}
 		return sc.CheckSet(ctx, trs)
 	}))
-	return s
 }
 
 type setCheckFunc func(ctx context.Context, trs []*evalkit.Transcript) (assert.Result, error)

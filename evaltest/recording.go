@@ -156,8 +156,8 @@ func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden
 }
 
 // filtered reports whether go test was asked to run part of a test only
-// (-run with a subtest pattern, -skip, -short): its usage log is then
-// partial, and prune leaves its recording alone.
+// (-run with a subtest pattern, -skip, -short, EVALKIT_SHARD): its usage
+// log is then partial, and prune leaves its recording alone.
 func filtered() bool {
 	value := func(name string) string {
 		if f := flag.Lookup(name); f != nil {
@@ -165,7 +165,9 @@ func filtered() bool {
 		}
 		return ""
 	}
-	return strings.Contains(value("test.run"), "/") || value("test.skip") != "" || value("test.short") == "true"
+	return strings.Contains(value("test.run"), "/") || value("test.skip") != "" || value("test.short") == "true" ||
+		os.Getenv("EVALKIT_SHARD") != "" // RunCases runs a share of the cases
+
 }
 
 // fileName makes a test's name a file name: letters, digits, "_", "-" and

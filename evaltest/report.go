@@ -94,6 +94,9 @@ var fluentTypes = map[string]string{
 // checkType names a check's type from its label: the registry's name for
 // a fluent method or Eval, the Go type for Check(...).
 func checkType(label string, c any) string {
+	if i := strings.Index(label, ": Eval("); i >= 0 {
+		label = label[i+2:] // a case file's eval, after its file and line
+	}
 	name, rest, _ := strings.Cut(label, "(")
 	switch name {
 	case "Eval":
