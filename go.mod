@@ -3,6 +3,7 @@ module github.com/evalkit-go/evalkit
 go 1.25.0
 
 require (
+	github.com/go-analyze/charts v0.6.4
 	github.com/google/go-cmp v0.7.0
 	github.com/jmespath-community/go-jmespath v1.1.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
@@ -11,4 +12,10 @@ require (
 	golang.org/x/text v0.41.0
 )
 
-require golang.org/x/exp v0.0.0-20230314191032-db074128a8ec // indirect
+require (
+	github.com/dustin/go-humanize v1.0.1 // indirect
+	github.com/go-analyze/bulk v0.1.6 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	golang.org/x/exp v0.0.0-20230314191032-db074128a8ec // indirect
+	golang.org/x/image v0.45.0 // indirect
+)

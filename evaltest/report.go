@@ -164,10 +164,19 @@ func (t *T) judgedLine(l *results.Line, s *stepJudge) bool {
 		}
 	}
 	if l.Judge == "" {
-		if id := s.Identity(); id.Model != "" {
+		last := calls[len(calls)-1].verdict
+		switch id := s.Identity(); {
+		case id.Model != "":
 			l.Judge = id.Model
-		} else if str, ok := t.judge.(fmt.Stringer); ok {
-			l.Judge = textnorm.Excerpt(str.String(), 80)
+		case len(last.Votes) > 0:
+			l.Judge = fmt.Sprintf("panel of %d", len(last.Votes))
+			if agg, ok := id.Settings["aggregate"].(string); ok {
+				l.Judge = fmt.Sprintf("panel (%s) of %d", agg, len(last.Votes))
+			}
+		default:
+			if str, ok := t.judge.(fmt.Stringer); ok {
+				l.Judge = textnorm.Excerpt(str.String(), 80)
+			}
 		}
 	}
 	l.Source = strings.Join(sources, "+")

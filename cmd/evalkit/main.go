@@ -1,10 +1,11 @@
 // Command evalkit inspects and maintains evalkit's recordings of judge
-// verdicts (package golden):
+// verdicts (package golden), and renders test results as reports:
 //
 //	evalkit golden list   [recording ...]          one line per recording
 //	evalkit golden show   [-key PREFIX] [-json] recording ...
 //	evalkit golden verify [recording ...]          format, order, no secrets
 //	evalkit golden prune  [-n] [recording ...]     drop what no test used
+//	evalkit report [-html FILE] [-md FILE] results ...   HTML page and Markdown summary
 //
 // With no recording named, it takes every *.judge.json in a testdata
 // directory under the current one. verify exits 1 when any recording has
@@ -25,6 +26,7 @@ func main() {
 }
 
 const usage = `usage: evalkit golden <command> [flags] [recording ...]
+       evalkit report [-html FILE] [-md FILE] results ...
 
 commands:
   list     one line per recording: entries, size, judges, last recorded
@@ -41,6 +43,9 @@ With no recording named: every *.judge.json in a testdata directory under the cu
 // recording has a problem or could not be handled, 2 for a bad command
 // line.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "report" {
+		return report(args[1:], stdout, stderr)
+	}
 	if len(args) < 2 || args[0] != "golden" {
 		fmt.Fprint(stderr, usage)
 		return 2
