@@ -332,6 +332,30 @@ func TestRepeatOnHashJudge(t *testing.T) {
 	assert.Less(t, len(rep.Attempts), 40)
 }
 
+// concurrentTB is a fakeTB whose Helper, like testing.T's, is safe for the
+// concurrent attempts of a Repeat to call.
+type concurrentTB struct {
+	fakeTB
+	mu sync.Mutex
+}
+
+func (c *concurrentTB) Helper() {
+	c.mu.Lock()
+	c.helpers++
+	c.mu.Unlock()
+}
+
+func reportConcurrent(body func(et *evaltest.T)) *concurrentTB {
+	tb := &concurrentTB{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		body(evaltest.New(tb))
+	}()
+	<-done
+	return tb
+}
+
 // Concurrency(4) keeps at most 4 attempts in flight, and an early stop
 // cancels the ones running, which are not counted.
 func TestRepeatConcurrency(t *testing.T) {
@@ -339,7 +363,7 @@ func TestRepeatConcurrency(t *testing.T) {
 	gate := make(chan struct{})
 	var once sync.Once
 	var rep *evaltest.Repetition
-	tb := report(func(et *evaltest.T) {
+	tb := reportConcurrent(func(et *evaltest.T) {
 		rep = et.Repeat(16, func(et *evaltest.T) {
 			now := inflight.Add(1)
 			defer inflight.Add(-1)
@@ -364,7 +388,7 @@ func TestRepeatConcurrency(t *testing.T) {
 	}
 
 	var cancelled atomic.Int32
-	tb = report(func(et *evaltest.T) {
+	tb = reportConcurrent(func(et *evaltest.T) {
 		rep = et.Repeat(8, func(et *evaltest.T) {
 			if et.Attempt() == 1 {
 				et.Expect(chat("Sorry.")).Contains("refund")

@@ -5,6 +5,7 @@
 //	evalkit golden show   [-key PREFIX] [-json] recording ...
 //	evalkit golden verify [recording ...]          format, order, no secrets
 //	evalkit golden prune  [-n] [recording ...]     drop what no test used
+//	evalkit golden merge  -o FILE recording ...    the union of shards' recordings
 //	evalkit report [-html FILE] [-md FILE] results ...   HTML page and Markdown summary
 //
 // With no recording named, it takes every *.judge.json in a testdata
@@ -35,6 +36,9 @@ commands:
   prune    drop the entries the last full test run did not use, and recordings of
            tests that no longer exist (-n: only say what; -usage DIR: where the
            usage logs are)
+  merge    -o FILE: the union of recordings, as the shards of a CI matrix
+           (EVALKIT_SHARD) record them; different verdicts under one key are
+           a conflict, and nothing is written
 
 With no recording named: every *.judge.json in a testdata directory under the current one.
 `
@@ -60,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return verify(rest, stdout, stderr)
 	case "prune":
 		return prune(rest, stdout, stderr)
+	case "merge":
+		return merge(rest, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "evalkit golden: unknown command %q\n\n%s", cmd, usage)
 	return 2
