@@ -167,7 +167,6 @@ func filtered() bool {
 	}
 	return strings.Contains(value("test.run"), "/") || value("test.skip") != "" || value("test.short") == "true" ||
 		os.Getenv("EVALKIT_SHARD") != "" // RunCases runs a share of the cases
-
 }
 
 // fileName makes a test's name a file name: letters, digits, "_", "-" and

@@ -176,7 +176,7 @@ func (r Rule) need(n int, level float64) (int, error) {
 	return 0, fmt.Errorf("%v with Confidence(%v) can never pass in %d attempts: even %d of %d gives a Wilson lower bound of %.2f; make more attempts", r, level, n, n, n, lo)
 }
 
-// rate is the pass rate a Confidence bound must reach.
+// target is the pass rate a Confidence bound must reach.
 func (r Rule) target(n int) float64 {
 	switch {
 	case r.all:
