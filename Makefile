@@ -3,7 +3,7 @@ GO        ?= go
 GOTESTSUM  = $(GO) tool -modfile=tools/go.mod gotestsum
 PKGS       = ./...
 
-.PHONY: test race record demo lint bench cover
+.PHONY: test race record demo lint bench cover report
 
 ## test: lint, then every test of every package (the CI command)
 test: lint
@@ -20,6 +20,12 @@ record:
 ## demo: the main job on real data: assert on 22 real τ-bench agent runs, verbose
 demo:
 	$(GO) test -count=1 -v -run '^TestTauBench' .
+
+## report: every test with a results file, then report.html and report.md (evalkit report)
+report:
+	rm -f $(CURDIR)/results.jsonl
+	-EVALKIT_REPORT=$(CURDIR)/results.jsonl $(GO) test -count=1 $(PKGS)
+	$(GO) run ./cmd/evalkit report -html report.html -md report.md results.jsonl
 
 ## lint: gofmt and go vet must be clean
 lint:

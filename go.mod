@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/abema/go-mp4 v1.4.1
+	github.com/go-analyze/charts v0.6.4
 	github.com/go-audio/wav v1.1.0
 	github.com/google/go-cmp v0.7.0
 	github.com/jfreymuth/oggvorbis v1.0.5
@@ -17,8 +18,11 @@ require (
 )
 
 require (
+	github.com/dustin/go-humanize v1.0.1 // indirect
+	github.com/go-analyze/bulk v0.1.6 // indirect
 	github.com/go-audio/audio v1.0.0 // indirect
 	github.com/go-audio/riff v1.0.0 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.1.2 // indirect
 	github.com/jfreymuth/vorbis v1.0.2 // indirect
 	golang.org/x/exp v0.0.0-20230314191032-db074128a8ec // indirect

@@ -78,8 +78,10 @@ type PanelJudge struct {
 //
 // The verdict keeps every member's vote in Votes, and says in Reasoning how
 // the votes went and how far apart the scores were (their spread, max − min,
-// in [0,1]). A panel is an Identifier when all its judges are, so a
-// recording keys on every member. After the multi-judge setups of
+// in [0,1]; also Verdict.Spread). PanelAgreement measures the judges'
+// agreement over a run of such verdicts (Krippendorff's alpha). A panel
+// is an Identifier when all its judges are, so a recording keys on every
+// member. After the multi-judge setups of
 // "LLM-as-a-jury" evaluations (PoLL) and ObjectWeaver's epistemic validation.
 func Panel(judges []Judge, agg Aggregate) *PanelJudge {
 	return &PanelJudge{judges: slices.Clone(judges), agg: agg, quorum: len(judges)/2 + 1}

@@ -40,7 +40,7 @@ type entry struct {
 // NewRegistry returns a registry holding every built-in check and alias.
 func NewRegistry() *Registry {
 	r := &Registry{entries: map[string]entry{}}
-	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks(), equalsChecks()} {
+	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks(), equalsChecks(), consistentChecks()} {
 		for name, build := range table {
 			r.entries[name] = entry{build: build, target: name}
 		}

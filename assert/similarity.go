@@ -21,8 +21,9 @@ func similarityChecks() map[string]func(*params) (Check, error) {
 var ErrNoEmbedder = errors.New("no embedder")
 
 // WithEmbedder returns a registry whose embedding checks
-// (cosine_similarity, and assertions wrapping it) ask e, keeping r's judge
-// and tools. It shares r's check types, as WithJudge does.
+// (cosine_similarity, consistent, and assertions wrapping them) ask e,
+// keeping r's judge and tools. Without an embedder, building one is an
+// error wrapping ErrNoEmbedder (validating one is not). It shares r's check types, as WithJudge does.
 func (r *Registry) WithEmbedder(e evalkit.Embedder) *Registry {
 	d := r.derive()
 	d.embedder = e

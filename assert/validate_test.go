@@ -15,6 +15,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/judgefake"
 )
 
 // minimalParams are valid parameters for every registered type name,
@@ -77,6 +78,7 @@ var coreParams = map[string]map[string]any{
 	"llm_judge_conversation":   {"criteria": "Confirms the refund"},
 	"llm_judge_tool_calls":     {"criteria": "Looks the order up first"},
 	"assertion":                {"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "Confirms the refund"}, "min_score": 0.8},
+	"consistent":               {"max_distance": 0.3},
 }
 
 func registeredNames(t *testing.T) []string {
@@ -200,7 +202,7 @@ func TestDescribeEveryType(t *testing.T) {
 		return evalkit.Verdict{}, errors.New("not asked")
 	})).WithTools(assert.ToolExecutorFunc(func(context.Context, string, json.RawMessage) (evalkit.ToolResult, error) {
 		return evalkit.ToolResult{}, errors.New("not run")
-	}))
+	})).WithEmbedder(judgefake.BagOfWords(64))
 	for _, name := range registeredNames(t) {
 		c, err := reg.Build(name, minimalParams[name])
 		require.NoError(t, err, name)

@@ -13,14 +13,6 @@ import (
 // (composition_*, workflow_tool_access, outcome_equivalent, directional,
 // the media checks with a registry from package assert/media).
 
-// WithEmbedder gives the T an embedder for Similar and for the embedding
-// checks Eval builds (cosine_similarity with reference_text). Embedders
-// are not recorded: give a deterministic one in CI (judgefake.BagOfWords,
-// or a recording transport around your embeddings client).
-func WithEmbedder(e evalkit.Embedder) Option {
-	return func(t *T) { t.embedder = e }
-}
-
 // AgentInvoked checks that each agent was called anywhere in the
 // transcript: a hand-off to a declared agent (Transcript.Agents), or a
 // tool call named as the agent (assert.AgentInvoked).
@@ -148,12 +140,12 @@ func (e *Expectation) MaxLatency(ms float64) *Expectation {
 func (e *Expectation) Similar(reference string, min float64) *Expectation {
 	e.t.tb.Helper()
 	label := call("Similar", reference, rawLabel(fmt.Sprintf("%.2f", min)))
-	if e.t.embedder == nil {
+	if e.t.x.embedder == nil {
 		e.report(label, assert.CheckFunc(func(context.Context, *evalkit.Transcript) (assert.Result, error) {
 			return assert.Result{}, fmt.Errorf("%w: give evaltest.New the option evaltest.WithEmbedder(e)", assert.ErrNoEmbedder)
 		}))
 		return e
 	}
-	e.report(label, assert.Assertion{Eval: assert.CosineSimilarity{ReferenceText: reference, Embedder: e.t.embedder}, MinScore: &min})
+	e.report(label, assert.Assertion{Eval: assert.CosineSimilarity{ReferenceText: reference, Embedder: e.t.x.embedder}, MinScore: &min})
 	return e
 }

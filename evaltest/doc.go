@@ -81,4 +81,22 @@
 //
 // With go test -artifacts (Go 1.26+), the transcript of a failed check is
 // written to the test's artifact directory.
+//
+// Non-deterministic agents run as a Repeat, gated on a pass rate (with
+// τ-bench's pass^k and pass@k and an optional Wilson-bound Confidence),
+// stopping once the outcome is decided; ExpectAll(...).Consistent checks
+// that the attempts' answers agree (WithEmbedder):
+//
+//	rep := et.Repeat(10, func(et *evaltest.T) {
+//		et.Expect(runAgent(et.Context(), "Refund order #W123")).ToolsCalled("issue_refund")
+//	}, evaltest.PassRate(0.8))
+//	et.ExpectAll(rep.Transcripts()...).Consistent(0.4)
+//
+// RunCases runs table-driven suites from YAML or JSON case files
+// (PromptKit-style eval lists), one subtest per case, validated before any
+// agent runs and shardable with EVALKIT_SHARD=i/n. Every check is written
+// to a JSON Lines results file when EVALKIT_REPORT names one (or, with
+// -artifacts, in the test's artifact directory), and judged steps and
+// Repeats are test attributes; `evalkit report` renders the files as HTML
+// and Markdown.
 package evaltest

@@ -25,8 +25,7 @@ import (
 type T struct {
 	tb       testing.TB
 	registry *assert.Registry
-	judge    evalkit.Judge    // see WithJudge
-	embedder evalkit.Embedder // see WithEmbedder
+	judge    evalkit.Judge // see WithJudge
 
 	mode    golden.Mode // see WithMode
 	modeSet bool
@@ -34,6 +33,8 @@ type T struct {
 
 	mu        sync.Mutex
 	artifacts map[*evalkit.Transcript]string // transcripts written, by path
+
+	x extension // Repeat's attempts, case files and reports (see repeat.go)
 }
 
 // Option configures a T.
@@ -60,12 +61,14 @@ func New(tb testing.TB, opts ...Option) *T {
 // each failed check is reported with tb.Errorf at the caller's line, like
 // gotest.tools' assert.Check.
 func (t *T) Expect(tr *evalkit.Transcript) *Expectation {
+	t.noteTranscript(tr)
 	return &Expectation{t: t, tr: tr, ok: true}
 }
 
 // Require starts a chain of checks on tr that stops the test at the first
 // failure or error (tb.Fatalf), like gotest.tools' assert.Assert.
 func (t *T) Require(tr *evalkit.Transcript) *Expectation {
+	t.noteTranscript(tr)
 	return &Expectation{t: t, tr: tr, ok: true, fatal: true}
 }
 
@@ -85,15 +88,13 @@ func (e *Expectation) reportJudged(label string, c assert.Check, step *stepJudge
 		res.Summary = "failed" // a user's check that says nothing still fails visibly
 	}
 	if err == nil && res.Passed {
+		e.t.observe(label, checkType(label, c), res, nil, step, "", e.tr, false)
 		return
 	}
 	e.ok = false
 	msg := e.t.message(label, e.tr, res, err, step.noteFor(err))
-	if e.fatal {
-		e.t.tb.Fatalf("%s", msg)
-		return
-	}
-	e.t.tb.Errorf("%s", msg)
+	e.t.observe(label, checkType(label, c), res, err, step, msg, e.tr, false)
+	e.t.fail(msg, err != nil, e.fatal)
 }
 
 // runCheck runs c, turning a panic (a user's check, a nil pointer behind the
@@ -126,6 +127,14 @@ func (t *T) message(label string, tr *evalkit.Transcript, res assert.Result, err
 		b.WriteString("\n")
 		b.WriteString(n.hint)
 	}
+	return b.String()
+}
+
+// outcome is writeOutcome's text for a check with no judged-step note: a
+// stream's or a set's, which add their own last line.
+func outcome(label string, res assert.Result, err error) string {
+	var b strings.Builder
+	writeOutcome(&b, label, res, err, &note{})
 	return b.String()
 }
 
@@ -222,6 +231,7 @@ func (t *T) writeArtifact(tr *evalkit.Transcript) (string, error) {
 	if !ok || !keepArtifacts() {
 		return "", nil
 	}
+	t = t.root() // a Repeat's attempts write into their test's directory
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if path, done := t.artifacts[tr]; done {

@@ -72,7 +72,13 @@ func (e *Expectation) Check(c assert.Check) *Expectation {
 // a bad parameter is reported as an error naming it.
 func (e *Expectation) Eval(checkType string, params map[string]any) *Expectation {
 	e.t.tb.Helper()
-	label := call("Eval", checkType, params)
+	e.eval(call("Eval", checkType, params), checkType, params)
+	return e
+}
+
+// eval is Eval reported under label (a case file's eval names its line).
+func (e *Expectation) eval(label, checkType string, params map[string]any) {
+	e.t.tb.Helper()
 	step := e.t.stepJudge()
 	var judge evalkit.Judge
 	if step != nil {
@@ -85,7 +91,6 @@ func (e *Expectation) Eval(checkType string, params map[string]any) *Expectation
 		}
 		return assert.Eval(ctx, checkType, tr, params)
 	}), step)
-	return e
 }
 
 // Contains checks that the last assistant message contains every pattern,

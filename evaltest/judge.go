@@ -33,17 +33,18 @@ func WithJudge(j evalkit.Judge) Option {
 }
 
 // evalRegistry is the registry Eval uses: the T's (nil for the built-in
-// one) made to ask judge, when the T has one, and the T's embedder.
+// one) made to ask judge, when the T has one, and to embed with the T's
+// embedder.
 func (t *T) evalRegistry(judge evalkit.Judge) *assert.Registry {
-	if judge == nil && t.embedder == nil {
+	if judge == nil && t.x.embedder == nil {
 		return t.registry
 	}
 	reg := t.registry
 	if reg == nil {
 		reg = assert.NewRegistry()
 	}
-	if t.embedder != nil {
-		reg = reg.WithEmbedder(t.embedder)
+	if t.x.embedder != nil {
+		reg = reg.WithEmbedder(t.x.embedder) // see WithEmbedder
 	}
 	if judge == nil {
 		return reg

@@ -90,6 +90,9 @@ type recording struct {
 // it is not recorded (a fake, ModeLive). The first call reads the
 // recording and registers its saving with the test's Cleanup.
 func (t *T) recorder() (*golden.Recorder, error) {
+	if t.x.parent != nil {
+		return t.x.parent.recorder() // an attempt judges through its test's recording
+	}
 	t.rec.once.Do(func() {
 		mode, err := t.resolveMode()
 		if err != nil {
@@ -161,8 +164,8 @@ func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden
 }
 
 // filtered reports whether go test was asked to run part of a test only
-// (-run with a subtest pattern, -skip, -short): its usage log is then
-// partial, and prune leaves its recording alone.
+// (-run with a subtest pattern, -skip, -short, EVALKIT_SHARD): its usage
+// log is then partial, and prune leaves its recording alone.
 func filtered() bool {
 	value := func(name string) string {
 		if f := flag.Lookup(name); f != nil {
@@ -170,7 +173,8 @@ func filtered() bool {
 		}
 		return ""
 	}
-	return strings.Contains(value("test.run"), "/") || value("test.skip") != "" || value("test.short") == "true"
+	return strings.Contains(value("test.run"), "/") || value("test.skip") != "" || value("test.short") == "true" ||
+		os.Getenv("EVALKIT_SHARD") != "" // RunCases runs a share of the cases
 }
 
 // fileName makes a test's name a file name: letters, digits, "_", "-" and
@@ -193,11 +197,12 @@ type stepJudge struct {
 	mu      sync.Mutex
 	origins []golden.Origin
 	rec     *golden.Recorder
+	calls   []judgedCall // for reports, see stepJudge.Judge in report.go
 }
 
-// Judge asks the T's judge through its recording, or directly when it is
+// ask asks the T's judge through its recording, or directly when it is
 // not recorded.
-func (s *stepJudge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 	rec, err := s.t.recorder()
 	if err != nil {
 		return evalkit.Verdict{}, err
@@ -277,5 +282,5 @@ func (s *stepJudge) noteFor(err error) *note {
 
 // hint is the command that runs the step's top-level test in mode.
 func (s *stepJudge) hint(mode, why string) string {
-	return fmt.Sprintf("hint: EVALKIT_MODE=%s go test -run '^%s$'   # %s", mode, regexp.QuoteMeta(s.t.rec.test), why)
+	return fmt.Sprintf("hint: EVALKIT_MODE=%s go test -run '^%s$'   # %s", mode, regexp.QuoteMeta(s.t.root().rec.test), why)
 }

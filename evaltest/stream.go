@@ -2,7 +2,6 @@ package evaltest
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
@@ -102,6 +101,7 @@ func (s *StreamExpectation) report(label string, c assert.StreamCheck) {
 		res.Summary = "failed"
 	}
 	if err == nil && res.Passed {
+		s.t.observe(label, checkType(label, c), res.Result, nil, nil, "", nil, false)
 		return
 	}
 	s.fail(label, res, err)
@@ -110,16 +110,9 @@ func (s *StreamExpectation) report(label string, c assert.StreamCheck) {
 func (s *StreamExpectation) fail(label string, res assert.StreamResult, err error) {
 	s.t.tb.Helper()
 	s.ok = false
-	var b strings.Builder
-	writeOutcome(&b, label, res.Result, err, &note{})
-	b.WriteString("\n")
-	b.WriteString(streamLine(s.chunks))
-	msg := b.String()
-	if s.fatal {
-		s.t.tb.Fatalf("%s", msg)
-		return
-	}
-	s.t.tb.Errorf("%s", msg)
+	msg := outcome(label, res.Result, err) + "\n" + streamLine(s.chunks)
+	s.t.observe(label, checkType(label, nil), res.Result, err, nil, msg, nil, false)
+	s.t.fail(msg, err != nil, s.fatal)
 }
 
 // runStream feeds the chunks to a new stream of c until it settles, then

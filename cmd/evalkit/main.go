@@ -1,11 +1,13 @@
 // Command evalkit inspects and maintains evalkit's recordings (package
-// golden): of judge verdicts (*.judge.json) and of the HTTP exchanges of
-// the code under test (*.http.json):
+// golden) — of judge verdicts (*.judge.json) and of the HTTP exchanges of
+// the code under test (*.http.json) — and renders test results as reports:
 //
 //	evalkit golden list   [recording ...]          one line per recording
 //	evalkit golden show   [-key PREFIX] [-json] recording ...
 //	evalkit golden verify [recording ...]          format, order, no secrets
 //	evalkit golden prune  [-n] [recording ...]     drop what no test used
+//	evalkit golden merge  -o FILE recording ...    the union of shards' recordings
+//	evalkit report [-html FILE] [-md FILE] results ...   HTML page and Markdown summary
 //
 // With no recording named, it takes every *.judge.json and *.http.json in
 // a testdata directory under the current one. verify exits 1 when any recording has
@@ -26,6 +28,7 @@ func main() {
 }
 
 const usage = `usage: evalkit golden <command> [flags] [recording ...]
+       evalkit report [-html FILE] [-md FILE] results ...
 
 commands:
   list     one line per recording: entries, size, judges, last recorded
@@ -34,6 +37,9 @@ commands:
   prune    drop the entries the last full test run did not use, and recordings of
            tests that no longer exist (-n: only say what; -usage DIR: where the
            usage logs are)
+  merge    -o FILE: the union of recordings, as the shards of a CI matrix
+           (EVALKIT_SHARD) record them; different verdicts under one key are
+           a conflict, and nothing is written
 
 With no recording named: every *.judge.json and *.http.json in a testdata directory under the current one.
 `
@@ -42,6 +48,9 @@ With no recording named: every *.judge.json and *.http.json in a testdata direct
 // recording has a problem or could not be handled, 2 for a bad command
 // line.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "report" {
+		return report(args[1:], stdout, stderr)
+	}
 	if len(args) < 2 || args[0] != "golden" {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -56,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return verify(rest, stdout, stderr)
 	case "prune":
 		return prune(rest, stdout, stderr)
+	case "merge":
+		return merge(rest, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "evalkit golden: unknown command %q\n\n%s", cmd, usage)
 	return 2

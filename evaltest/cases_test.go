@@ -1,0 +1,127 @@
+package evaltest_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/evaltest"
+	"github.com/evalkit-go/evalkit/judgefake"
+)
+
+// refundAgent is the fake agent of testdata/cases: it answers with the
+// case's amount when the input names an order, else with an apology.
+func refundAgent(et *evaltest.T, c evaltest.Case) *evalkit.Transcript {
+	if !strings.Contains(c.Input, "#W") {
+		return chat("Sorry, which order do you mean?")
+	}
+	return chat(fmt.Sprintf("Your refund of %v was issued.", c.Vars["amount"]))
+}
+
+func TestLoadCases(t *testing.T) {
+	cases, err := evaltest.LoadCases("testdata/cases/*.*", nil)
+	require.NoError(t, err)
+	require.Len(t, cases, 4)
+	json, yml := cases[0], cases[1]
+	assert.Equal(t, "json case", json.Name)
+	assert.Equal(t, "€9", json.Vars["amount"])
+	assert.Equal(t, 2, json.Repeat)
+	assert.Equal(t, "testdata/cases/more.json", json.File)
+	assert.Equal(t, "refund with amount", yml.Name)
+	assert.Equal(t, []string{"refund", "smoke"}, yml.Tags)
+	assert.Equal(t, 4, yml.Line)
+	require.Len(t, yml.Evals, 2)
+	assert.Equal(t, evaltest.CaseEval{Type: "contains", Params: map[string]any{"patterns": []any{"refund", "$42"}}, Line: 9}, yml.Evals[0])
+	promptkit := cases[2].Evals[0]
+	assert.Equal(t, evaltest.CaseEval{Type: "content_includes", Params: map[string]any{"patterns": []any{"sorry"}}, ID: "apology",
+		Message: "Should apologise when no order is named", Trigger: "every_turn", Line: 19}, promptkit)
+	assert.Equal(t, 3, cases[3].Repeat)
+	assert.Equal(t, 0.6, cases[3].PassRate)
+}
+
+// Every problem of every file, each with its file, line and field, before
+// any case runs.
+func TestLoadCasesProblems(t *testing.T) {
+	_, err := evaltest.LoadCases("testdata/cases/bad/broken.yaml", nil)
+	require.Error(t, err)
+	var cfe *evaltest.CaseFileError
+	require.ErrorAs(t, err, &cfe)
+	assert.Equal(t, []string{
+		`testdata/cases/bad/broken.yaml:4: cases[0].evals[0].type: unknown check type "tools_caled" (did you mean "tools_called"?)`,
+		`testdata/cases/bad/broken.yaml:7: cases[1]: field "tag": unknown (did you mean "tags"?)`,
+		`testdata/cases/bad/broken.yaml:11: cases[1].evals[0].params.patern: contains: param "patern": unknown parameter: did you mean "patterns"?`,
+		`testdata/cases/bad/broken.yaml:12: cases[2]: no evals: a case without checks would pass whatever the agent does`,
+		`testdata/cases/bad/broken.yaml:15: cases[3].repeat: field "pass_rat": unknown (did you mean "pass_rate"?)`,
+		`testdata/cases/bad/broken.yaml:18: case "typo in a type": the name is taken by the case at testdata/cases/bad/broken.yaml:1`,
+	}, cfe.Problems)
+
+	_, err = evaltest.LoadCases("testdata/cases/bad/syntax.yaml", nil)
+	assert.EqualError(t, err, "testdata/cases/bad/syntax.yaml:4: found unexpected end of stream")
+	_, err = evaltest.LoadCases("testdata/cases/bad/syntax.json", nil)
+	assert.EqualError(t, err, "testdata/cases/bad/syntax.json:2: invalid character '}' looking for beginning of object key string")
+	_, err = evaltest.LoadCases("testdata/cases/none/*.yaml", nil)
+	assert.EqualError(t, err, `no case files match "testdata/cases/none/*.yaml"`)
+}
+
+func TestRunCases(t *testing.T) {
+	evaltest.RunCases(t, "testdata/cases/*.*", refundAgent, evaltest.WithEmbedder(judgefake.BagOfWords(64)))
+}
+
+// TestCasesProbe runs the case files with an agent that always
+// apologises, for TestRunCasesFailures to read its output; it runs only
+// there.
+func TestCasesProbe(t *testing.T) {
+	if os.Getenv("EVALKIT_CASES_PROBE") == "" {
+		t.Skip("run by TestRunCasesFailures")
+	}
+	evaltest.RunCases(t, "testdata/cases/*.yaml", func(et *evaltest.T, c evaltest.Case) *evalkit.Transcript {
+		return chat("Sorry, which order do you mean?")
+	}, evaltest.WithEmbedder(judgefake.BagOfWords(64)))
+}
+
+// A failing case file: each failure at the RunCases line, naming the case
+// file's line of the eval; a repeated case reports as a Repeat.
+func TestRunCasesFailures(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCasesProbe$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "EVALKIT_CASES_PROBE=1", "EVALKIT_SHARD=", "EVALKIT_REPORT=")
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "the probe fails:\n%s", out)
+	text := string(out)
+	src, err := os.ReadFile("cases_test.go")
+	require.NoError(t, err)
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if line == 0 && strings.Contains(l, `evaltest.RunCases(t, "testdata/cases/*.yaml"`) {
+			line = i + 1
+		}
+	}
+	at := fmt.Sprintf("cases_test.go:%d: ", line)
+	for _, want := range []string{
+		"--- FAIL: TestCasesProbe/refund_with_amount",
+		at + `testdata/cases/refunds.yaml:9: Eval("contains", {"patterns":["refund","$42"]}): missing "refund", "$42"`,
+		at + `testdata/cases/refunds.yaml:12: Eval("content_excludes", {"patterns":["sorry"]}): found excluded content`,
+		"--- PASS: TestCasesProbe/no_order",
+		"--- PASS: TestCasesProbe/repeated_answer", // its evals hold for an apology too
+		"=== ATTR  TestCasesProbe/repeated_answer evalkit.repeat pass score=1.00 passed=3/3 Repeat(3, PassRate(0.60), Exhaustive())",
+	} {
+		assert.Contains(t, text, want)
+	}
+}
+
+func TestShardEnvironment(t *testing.T) {
+	for _, bad := range []string{"0/4", "5/4", "x", "1/0", "2"} {
+		t.Run(bad, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestCasesProbe$", "-test.count=1")
+			cmd.Env = append(os.Environ(), "EVALKIT_CASES_PROBE=1", "EVALKIT_SHARD="+bad)
+			out, err := cmd.CombinedOutput()
+			require.Error(t, err)
+			assert.Contains(t, string(out), fmt.Sprintf(`RunCases("testdata/cases/*.yaml"): EVALKIT_SHARD=%q: want i/n with 1 <= i <= n, such as 2/4`, bad))
+		})
+	}
+}

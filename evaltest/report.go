@@ -1,0 +1,340 @@
+package evaltest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/results"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
+)
+
+// Reports: every check a T runs is written as one line of a JSON Lines
+// results file, when there is one to write —
+//
+//   - EVALKIT_REPORT=path: appended to path (give an absolute one: go test
+//     runs each package's tests in the package's directory), shared by
+//     every package and shard of a run;
+//   - else, with go test -artifacts (Go 1.26+): evalkit.results.jsonl in
+//     the test's artifact directory;
+//   - else nowhere.
+//
+// — and judged checks, Repeats and checks over several transcripts are
+// also test attributes (testing.T.Attr; gotestsum turns them into JUnit
+// properties): key evalkit.<type>, value the status, score, judge and
+// source, then the check as written. `evalkit report` renders results
+// files as HTML and Markdown.
+
+// reportState is what a T adds to its results lines.
+type reportState struct {
+	caseName string
+	tags     []string
+}
+
+func (r reportState) child() reportState { return r }
+
+// judgedCall is one judge call of a judged step, for its results line.
+type judgedCall struct {
+	verdict evalkit.Verdict
+	source  string // live, replayed or fake
+	latency time.Duration
+}
+
+// Judge implements evalkit.Judge: ask, timed, remembering the verdict and
+// where it came from.
+func (s *stepJudge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+	start := time.Now()
+	v, err := s.ask(ctx, req)
+	elapsed := time.Since(start)
+	if err != nil {
+		return v, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	source := "fake"
+	switch {
+	case s.rec != nil && len(s.origins) > 0:
+		source = "live"
+		if s.origins[len(s.origins)-1] == golden.OriginReplayed {
+			source = "replayed"
+		}
+	case recordable(s.t.judge):
+		source = "live" // ModeLive: asked, not recorded
+	}
+	s.calls = append(s.calls, judgedCall{verdict: v, source: source, latency: elapsed})
+	return v, nil
+}
+
+// fluentTypes maps the fluent methods to the registry's type names, so
+// reports group Contains(...) and Eval("contains", ...) together.
+var fluentTypes = map[string]string{
+	"Contains": "contains", "ContainsAny": "contains_any", "Excludes": "content_excludes",
+	"Regex": "regex", "MinLength": "min_length", "MaxLength": "max_length",
+	"JSONValid": "json_valid", "JSONSchema": "json_schema", "JSONPath": "json_path",
+	"Equals": "equals", "FieldPresence": "field_presence",
+	"ToolsCalled": "tools_called", "ToolsNotCalled": "tools_not_called",
+	"ToolArgs": "tool_args", "ToolCalls": "tool_args", "ToolCallSequence": "tool_call_sequence",
+	"ToolCallCount": "tool_call_count", "NoToolErrors": "no_tool_errors",
+	"Judge": "llm_judge", "JudgeSession": "llm_judge_session", "JudgeToolCalls": "llm_judge_tool_calls",
+	"Consistent": "consistent",
+}
+
+// checkType names a check's type from its label: the registry's name for
+// a fluent method or Eval, the Go type for Check(...).
+func checkType(label string, c any) string {
+	if i := strings.Index(label, ": Eval("); i >= 0 {
+		label = label[i+2:] // a case file's eval, after its file and line
+	}
+	name, rest, _ := strings.Cut(label, "(")
+	switch name {
+	case "Eval":
+		if q, err := strconv.QuotedPrefix(rest); err == nil {
+			if s, err := strconv.Unquote(q); err == nil {
+				return s
+			}
+		}
+	case "Check":
+		if c != nil {
+			return strings.TrimPrefix(fmt.Sprintf("%T", c), "*")
+		}
+	}
+	if t, ok := fluentTypes[name]; ok {
+		return t
+	}
+	return name
+}
+
+// observe reports one check's outcome: a results line and, for a judged
+// step or a check over several transcripts (set), a test attribute. msg
+// is the failure message ("" when it passed); tr the transcript it read
+// (nil for several, or a stream).
+func (t *T) observe(label, typ string, res assert.Result, err error, step *stepJudge, msg string, tr *evalkit.Transcript, set bool) {
+	l := results.Line{Kind: results.KindCheck, Check: label, Type: typ, Message: msg}
+	switch {
+	case err != nil:
+		l.Status = StatusError.String()
+	case res.Passed:
+		l.Status = StatusPass.String()
+	default:
+		l.Status = StatusFail.String()
+	}
+	if err == nil {
+		score := res.Score
+		l.Score = &score
+	}
+	judged := step != nil && t.judgedLine(&l, step)
+	t.writeLine(l, tr)
+	if judged || set {
+		t.attr(l)
+	}
+}
+
+// judgedLine fills in what a judged step's calls say; false when it asked
+// no judge.
+func (t *T) judgedLine(l *results.Line, s *stepJudge) bool {
+	s.mu.Lock()
+	calls := slices.Clone(s.calls)
+	s.mu.Unlock()
+	if len(calls) == 0 {
+		return false
+	}
+	var sources []string
+	for _, c := range calls {
+		v := c.verdict
+		l.Tokens += v.Usage.TotalTokens()
+		l.CostUSD += v.Usage.CostUSD
+		l.LatencyMS += float64(c.latency.Microseconds()) / 1000
+		if !slices.Contains(sources, c.source) {
+			sources = append(sources, c.source)
+		}
+		if v.Model != "" {
+			l.Judge = v.Model
+		}
+	}
+	if l.Judge == "" {
+		last := calls[len(calls)-1].verdict
+		switch id := s.Identity(); {
+		case id.Model != "":
+			l.Judge = id.Model
+		case len(last.Votes) > 0:
+			l.Judge = fmt.Sprintf("panel of %d", len(last.Votes))
+			if agg, ok := id.Settings["aggregate"].(string); ok {
+				l.Judge = fmt.Sprintf("panel (%s) of %d", agg, len(last.Votes))
+			}
+		default:
+			if str, ok := t.judge.(fmt.Stringer); ok {
+				l.Judge = textnorm.Excerpt(str.String(), 80)
+			}
+		}
+	}
+	l.Source = strings.Join(sources, "+")
+	for _, vote := range calls[len(calls)-1].verdict.Votes {
+		rv := results.Vote{Judge: vote.Judge, Label: vote.Verdict.Label, Error: vote.Err}
+		if vote.Err == "" && vote.Verdict.Scored {
+			score := vote.Verdict.Score
+			rv.Score = &score
+		}
+		l.Votes = append(l.Votes, rv)
+	}
+	return true
+}
+
+// observeRepeat reports a Repeat's outcome, with its failure message msg
+// ("" when it passed).
+func (t *T) observeRepeat(label string, rep *Repetition, msg string) {
+	l := results.Line{Kind: results.KindCheck, Check: label, Type: "repeat", Status: rep.Status.String(),
+		Attempts: len(rep.Attempts), Passed: rep.Passed, Need: rep.Need, Message: msg}
+	if len(rep.Attempts) > 0 {
+		rate := rep.PassRate()
+		l.Score = &rate
+	}
+	t.writeLine(l, nil)
+	t.attr(l)
+}
+
+// writeLine completes l with the test, case and attempt, and appends it
+// (after tr's transcript line, the first time) to the results file, if
+// there is one.
+func (t *T) writeLine(l results.Line, tr *evalkit.Transcript) {
+	w := t.resultsWriter()
+	if w == nil {
+		return
+	}
+	l.Test = testName(t.tb)
+	l.Case, l.Tags, l.Attempt = t.x.report.caseName, t.x.report.tags, t.x.index
+	l.Shard = shardLabel()
+	if tr != nil {
+		if data, err := json.Marshal(tr); err == nil {
+			sum := sha256.Sum256(data)
+			l.TranscriptID = hex.EncodeToString(sum[:8])
+			if !w.HasTranscript(l.TranscriptID) {
+				t.reportErr(w, w.Write(results.Line{Kind: results.KindTranscript, Test: l.Test, Case: l.Case, ID: l.TranscriptID, Transcript: data}))
+			}
+		}
+	}
+	t.reportErr(w, w.Write(l))
+}
+
+// reportErr fails the test, once per results file, when a line could not
+// be written: a report missing lines would mislead.
+func (t *T) reportErr(w *results.Writer, err error) {
+	if err == nil {
+		return
+	}
+	writers.Lock()
+	failed := writers.failed[w]
+	writers.failed[w] = true
+	writers.Unlock()
+	if !failed {
+		t.root().tb.Errorf("evaltest: writing the results file %s: %v", w.Path(), err)
+	}
+}
+
+// writers holds one results writer per file for the test binary.
+var writers struct {
+	sync.Mutex
+	m      map[string]*results.Writer
+	failed map[*results.Writer]bool
+}
+
+// resultsWriter returns the writer of the T's results file, or nil.
+func (t *T) resultsWriter() *results.Writer {
+	path := os.Getenv("EVALKIT_REPORT")
+	if path == "" {
+		if !keepArtifacts() {
+			return nil
+		}
+		ad, ok := t.root().tb.(interface{ ArtifactDir() string })
+		if !ok {
+			return nil
+		}
+		dir := artifactDir(ad)
+		if dir == "" {
+			return nil
+		}
+		path = filepath.Join(dir, "evalkit.results.jsonl")
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	writers.Lock()
+	defer writers.Unlock()
+	if writers.m == nil {
+		writers.m, writers.failed = map[string]*results.Writer{}, map[*results.Writer]bool{}
+	}
+	w := writers.m[path]
+	if w == nil {
+		w = results.NewWriter(path)
+		writers.m[path] = w
+	}
+	return w
+}
+
+func artifactDir(ad interface{ ArtifactDir() string }) (dir string) {
+	defer func() {
+		if recover() != nil {
+			dir = ""
+		}
+	}()
+	return ad.ArtifactDir()
+}
+
+// attr emits l as a test attribute: key evalkit.<type>, value
+// "<status> score=0.85 judge=gpt-4.1-mini source=replayed <check>". A TB
+// that cannot take attributes (a stand-in for examples) is left alone.
+func (t *T) attr(l results.Line) {
+	if t.x.attempt != nil {
+		return // an attempt's checks are reported by its Repeat
+	}
+	parts := []string{l.Status}
+	if l.Score != nil {
+		parts = append(parts, "score="+strconv.FormatFloat(*l.Score, 'f', 2, 64))
+	}
+	if l.Type == "repeat" {
+		parts = append(parts, fmt.Sprintf("passed=%d/%d", l.Passed, l.Attempts))
+	}
+	if l.Judge != "" {
+		parts = append(parts, "judge="+strings.ReplaceAll(l.Judge, " ", "_"))
+	}
+	if l.Source != "" {
+		parts = append(parts, "source="+l.Source)
+	}
+	if l.CostUSD > 0 {
+		parts = append(parts, "cost_usd="+strconv.FormatFloat(l.CostUSD, 'f', -1, 64))
+	}
+	parts = append(parts, l.Check)
+	value := strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, strings.Join(parts, " "))
+	key := "evalkit." + strings.Join(strings.Fields(l.Type), "_")
+	defer func() { _ = recover() }()
+	t.tb.Attr(key, textnorm.Excerpt(value, 400))
+}
+
+// testName is tb's name, or "" for a stand-in TB without one.
+func testName(tb interface{ Name() string }) (name string) {
+	defer func() {
+		if recover() != nil {
+			name = ""
+		}
+	}()
+	return tb.Name()
+}
+
+// shardLabel is EVALKIT_SHARD, for results lines (see cases.go).
+func shardLabel() string { return os.Getenv("EVALKIT_SHARD") }

@@ -1,0 +1,174 @@
+package evaltest_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/evalkit-go/evalkit"
+	evalassert "github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/evaltest"
+	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/judgefake"
+)
+
+// attrTB is a fakeTB that also takes test attributes.
+type attrTB struct {
+	fakeTB
+	attrs []string
+}
+
+func (a *attrTB) Attr(key, value string) { a.attrs = append(a.attrs, key+" "+value) }
+
+func reportAttrs(opts []evaltest.Option, body func(et *evaltest.T)) *attrTB {
+	tb := &attrTB{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		body(evaltest.New(tb, opts...))
+	}()
+	<-done
+	return tb
+}
+
+// line is the part of a results line these tests read.
+type line struct {
+	Kind, Test, Check, Type, Status, Judge, Source, Message, ID string
+	Case                                                        string
+	Attempt, Tokens, Attempts, Passed, Need                     int
+	Score                                                       *float64
+	CostUSD                                                     float64 `json:"cost_usd"`
+	TranscriptID                                                string  `json:"transcript_id"`
+	Votes                                                       []struct {
+		Judge string
+		Score *float64
+		Error string
+	}
+}
+
+func readLines(t *testing.T, path string) []line {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var out []line
+	for _, raw := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var l line
+		require.NoError(t, json.Unmarshal([]byte(raw), &l), raw)
+		out = append(out, l)
+	}
+	return out
+}
+
+func TestResultsFileAndAttributes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	t.Setenv("EVALKIT_REPORT", path)
+	verdict := evalkit.Verdict{Score: 0.55, Scored: true, Model: "gpt-4.1-mini", Usage: evalkit.Usage{InputTokens: 900, OutputTokens: 40, CostUSD: 0.0004}}
+	tb := reportAttrs([]evaltest.Option{evaltest.WithJudge(judgefake.Fixed(verdict))}, func(et *evaltest.T) {
+		tr := refundRun()
+		et.Expect(tr).
+			ToolsCalled("get_order_details").
+			Contains("refund", "EUR", "credited").
+			Judge("States the amount", evalassert.MinScore(0.8)).
+			Eval("contains", map[string]any{"patern": "x"})
+		et.Repeat(3, func(et *evaltest.T) {
+			et.Expect(chat("Your refund was issued.")).Contains("refund")
+		}, evaltest.All())
+	})
+	require.Len(t, tb.errors, 3)
+
+	lines := readLines(t, path)
+	require.Len(t, lines, 10, "a transcript line, four checks, a transcript, three attempts' checks, the Repeat")
+	assert.Equal(t, "transcript", lines[0].Kind)
+	tid := lines[0].ID
+	var got []string
+	for _, l := range lines {
+		if l.Kind != "check" {
+			continue
+		}
+		score := "-"
+		if l.Score != nil {
+			score = fmt.Sprintf("%.4g", *l.Score)
+		}
+		got = append(got, strings.Join([]string{l.Test, l.Type, l.Status, score, l.Judge, l.Source, fmt.Sprint(l.Attempt)}, " "))
+	}
+	assert.Equal(t, []string{
+		"TestFake tools_called pass 1   0",
+		"TestFake contains fail 0.6667   0",
+		"TestFake llm_judge fail 0.55 gpt-4.1-mini fake 0",
+		"TestFake contains error -   0",
+		"TestFake contains pass 1   1",
+		"TestFake contains pass 1   2",
+		"TestFake contains pass 1   3",
+		"TestFake repeat pass 1   0",
+	}, got)
+	judged := lines[3]
+	assert.Equal(t, 940, judged.Tokens)
+	assert.Equal(t, 0.0004, judged.CostUSD)
+	assert.Equal(t, tid, judged.TranscriptID)
+	assert.True(t, strings.HasPrefix(judged.Message, `Judge("States the amount", MinScore(0.80)): score 0.55, want >= 0.80`), judged.Message)
+	assert.Equal(t, tid, lines[1].TranscriptID, "one transcript line per transcript")
+	assert.Equal(t, 3, lines[9].Attempts)
+	assert.Equal(t, 3, lines[9].Passed)
+
+	assert.Equal(t, []string{
+		`evalkit.llm_judge fail score=0.55 judge=gpt-4.1-mini source=fake cost_usd=0.0004 Judge("States the amount", MinScore(0.80))`,
+		`evalkit.repeat pass score=1.00 passed=3/3 Repeat(3, All())`,
+	}, tb.attrs, "judged steps and Repeats are attributes; deterministic checks and attempts are not")
+}
+
+// identified is a judge with an identity, so evaltest records it.
+type identified struct{ j evalkit.Judge }
+
+func (i identified) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+	return i.j.Judge(ctx, req)
+}
+
+func (identified) Identity() evalkit.Identity {
+	return evalkit.Identity{Provider: "test", Model: "judge-1"}
+}
+
+func TestResultsOfAReplayedPanel(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results.jsonl")
+	t.Setenv("EVALKIT_REPORT", path)
+	score := func(s float64) evalkit.Judge {
+		return identified{judgefake.Fixed(evalkit.Verdict{Score: s, Scored: true, Usage: evalkit.Usage{InputTokens: 10, CostUSD: 0.01}})}
+	}
+	panel := evalkit.Panel([]evalkit.Judge{score(0.9), score(0.7), identified{judgefake.Err(context.DeadlineExceeded)}}, evalkit.Mean).WithQuorum(2)
+	rec := filepath.Join(dir, "panel.judge.json")
+	record, err := golden.New(rec, panel, golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	tr := chat("Your refund was issued.")
+	reportWith([]evaltest.Option{evaltest.WithJudge(record)}, func(et *evaltest.T) {
+		et.Expect(tr).Judge("Confirms the refund", evalassert.MinScore(0.5))
+	})
+	require.NoError(t, record.Save())
+	replay, err := golden.New(rec, panel, golden.WithMode(golden.ModeReplay))
+	require.NoError(t, err)
+	tb := reportWith([]evaltest.Option{evaltest.WithJudge(replay)}, func(et *evaltest.T) {
+		et.Expect(tr).Judge("Confirms the refund", evalassert.MinScore(0.5))
+	})
+	assert.Empty(t, tb.errors)
+
+	lines := readLines(t, path)
+	var checks []line
+	for _, l := range lines {
+		if l.Kind == "check" {
+			checks = append(checks, l)
+		}
+	}
+	require.Len(t, checks, 2)
+	assert.Equal(t, "live", checks[0].Source, "recorded: the judge was asked")
+	assert.Equal(t, "replayed", checks[1].Source)
+	assert.Equal(t, 0.02, checks[1].CostUSD, "what the recording cost")
+	require.Len(t, checks[1].Votes, 3, "a panel's votes, for agreement over a run")
+	assert.InDelta(t, 0.7, *checks[1].Votes[1].Score, 1e-12)
+	assert.NotEmpty(t, checks[1].Votes[2].Error)
+}

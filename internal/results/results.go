@@ -1,0 +1,216 @@
+// Package results is the format of evalkit's results files: JSON Lines,
+// one line per check a test ran (and one per transcript those checks
+// read), written by package evaltest and read by `evalkit report`. It
+// needs only the standard library.
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+)
+
+// Version is the format's version, written on every line.
+const Version = 1
+
+// Line is one line of a results file: a check's outcome (Kind "check"), or
+// a transcript the checks read (Kind "transcript", with ID and
+// Transcript), written once per file so check lines can name it.
+type Line struct {
+	V    int    `json:"v"`
+	Kind string `json:"kind"`
+	// Test is the full test name: TestRefund/case_name.
+	Test string `json:"test"`
+	// Case is the case's name, for a check of a case file (RunCases).
+	Case string `json:"case,omitempty"`
+	// Tags are the case's tags.
+	Tags []string `json:"tags,omitempty"`
+	// Shard is the EVALKIT_SHARD the test ran in ("2/4"), when sharded.
+	Shard string `json:"shard,omitempty"`
+	// Attempt is the Repeat attempt the check ran in, from 1; 0 outside one.
+	Attempt int `json:"attempt,omitempty"`
+	// Check is the check as written: Judge("Confirms the refund", MinScore(0.80)).
+	Check string `json:"check,omitempty"`
+	// Type is the check type: the registry's name ("contains",
+	// "llm_judge"), "repeat", or a user check's Go type.
+	Type string `json:"type,omitempty"`
+	// Status is "pass", "fail" or "error".
+	Status string `json:"status,omitempty"`
+	// Score is the check's score in [0,1]; absent for an error.
+	Score *float64 `json:"score,omitempty"`
+	// Message is the failure message, for a failure or an error.
+	Message string `json:"message,omitempty"`
+	// Judge is the model that judged, for a judged check.
+	Judge string `json:"judge,omitempty"`
+	// Source says where the verdict came from: "live" (the judge was
+	// asked), "replayed" (from a recording) or "fake" (a judge with no
+	// identity, such as judgefake's).
+	Source string `json:"source,omitempty"`
+	// Tokens and CostUSD are the judge calls' tokens and price in US
+	// dollars (for a replayed verdict, what its recording cost).
+	Tokens  int     `json:"tokens,omitempty"`
+	CostUSD float64 `json:"cost_usd,omitempty"`
+	// LatencyMS is the judge calls' wall time, in milliseconds.
+	LatencyMS float64 `json:"latency_ms,omitempty"`
+	// Votes are a panel's members' scores, for agreement over a run.
+	Votes []Vote `json:"votes,omitempty"`
+	// Attempts, Passed and Need describe a Repeat (Type "repeat").
+	Attempts int `json:"attempts,omitempty"`
+	Passed   int `json:"passed,omitempty"`
+	Need     int `json:"need,omitempty"`
+	// TranscriptID names the transcript line of the transcript checked.
+	TranscriptID string `json:"transcript_id,omitempty"`
+	// ID and Transcript are a transcript line's (Kind "transcript"): the
+	// transcript as evalkit JSON.
+	ID         string          `json:"id,omitempty"`
+	Transcript json.RawMessage `json:"transcript,omitempty"`
+}
+
+// Vote is one panel member's part in a judged check's verdict.
+type Vote struct {
+	Judge string   `json:"judge"`
+	Score *float64 `json:"score,omitempty"`
+	Label string   `json:"label,omitempty"`
+	Error string   `json:"error,omitempty"`
+}
+
+// The kinds of line.
+const (
+	KindCheck      = "check"
+	KindTranscript = "transcript"
+)
+
+// Writer appends lines to a results file, safe for concurrent use. Each
+// line is one write(2) to a file opened with O_APPEND, so the test
+// binaries of `go test ./...` and the shards of a CI matrix can share a
+// file without tearing lines.
+type Writer struct {
+	mu   sync.Mutex
+	path string
+	seen map[string]bool // transcript IDs written
+}
+
+// NewWriter returns a Writer appending to path. The file is created on
+// the first line.
+func NewWriter(path string) *Writer { return &Writer{path: path, seen: map[string]bool{}} }
+
+// Path is the file written.
+func (w *Writer) Path() string { return w.path }
+
+// HasTranscript reports whether the transcript line id was written, and
+// marks it written.
+func (w *Writer) HasTranscript(id string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.seen[id] {
+		return true
+	}
+	w.seen[id] = true
+	return false
+}
+
+// Write appends l.
+func (w *Writer) Write(l Line) error {
+	l.V = Version
+	data, err := json.Marshal(l)
+	if err != nil {
+		return fmt.Errorf("results: encoding a line: %w", err)
+	}
+	data = append(data, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr != nil {
+		return fmt.Errorf("results: %w", werr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("results: %w", cerr)
+	}
+	return nil
+}
+
+// Read reads a results file. Errors name the file and the line: a line
+// that is not JSON, a version or kind this reader does not know, a check
+// line without a test or a status other than pass, fail or error. A file
+// cut off in its last line (a test binary killed mid-write) is an error
+// too: every line is complete or the file is not read.
+func Read(name string, r io.Reader) ([]Line, error) {
+	var out []Line
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		raw, err := br.ReadBytes('\n')
+		if len(raw) == 0 && errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s:%d: the line has no newline: the file was cut off", name, n)
+		}
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 {
+			continue
+		}
+		var l Line
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if err := dec.Decode(&l); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a results line: %v", name, n, err)
+		}
+		if err := l.check(); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+		}
+		out = append(out, l)
+	}
+}
+
+func (l Line) check() error {
+	if l.V != Version {
+		return fmt.Errorf("format version %d, want %d", l.V, Version)
+	}
+	switch l.Kind {
+	case KindCheck:
+		if l.Test == "" {
+			return errors.New("a check line without a test")
+		}
+		switch l.Status {
+		case "pass", "fail", "error":
+		default:
+			return fmt.Errorf("status %q, want pass, fail or error", l.Status)
+		}
+	case KindTranscript:
+		if l.ID == "" || len(l.Transcript) == 0 {
+			return errors.New("a transcript line without an id or a transcript")
+		}
+	default:
+		return fmt.Errorf("kind %q, want %q or %q", l.Kind, KindCheck, KindTranscript)
+	}
+	return nil
+}
+
+// ReadFile reads a results file from disk.
+func ReadFile(path string) ([]Line, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(path, f)
+}
+
+// Key is what identifies a check line across runs and shards: test,
+// case, attempt and check, for comparing two runs' results.
+func (l Line) Key() string {
+	return strings.Join([]string{l.Test, l.Case, fmt.Sprint(l.Attempt), l.Check}, "\x00")
+}

@@ -1,0 +1,52 @@
+package results_test
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/evalkit-go/evalkit/internal/results"
+)
+
+func TestWriteAndRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	w := results.NewWriter(path)
+	score := 0.5
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			assert.NoError(t, w.Write(results.Line{Kind: results.KindCheck, Test: "TestX", Check: strings.Repeat("x", i*100), Status: "pass", Score: &score}))
+		}()
+	}
+	wg.Wait()
+	assert.False(t, w.HasTranscript("a"))
+	assert.True(t, w.HasTranscript("a"))
+	lines, err := results.ReadFile(path)
+	require.NoError(t, err)
+	assert.Len(t, lines, 50, "concurrent writes never tear a line")
+	assert.Equal(t, results.Version, lines[0].V)
+}
+
+func TestReadRefusesWhatItCannotTrust(t *testing.T) {
+	for _, tt := range []struct{ data, want string }{
+		{`{"v":1,"kind":"check","test":"T","status":"pass"}` + "\n" + `{"v":1,"kind":"check","test":"T","status":"pa`, "r.jsonl:2: the line has no newline: the file was cut off"},
+		{`{"v":2,"kind":"check","test":"T","status":"pass"}` + "\n", "r.jsonl:1: format version 2, want 1"},
+		{`{"v":1,"kind":"check","test":"T","status":"ok"}` + "\n", `r.jsonl:1: status "ok", want pass, fail or error`},
+		{`{"v":1,"kind":"check","status":"pass"}` + "\n", "r.jsonl:1: a check line without a test"},
+		{`{"v":1,"kind":"verdict"}` + "\n", `r.jsonl:1: kind "verdict", want "check" or "transcript"`},
+		{`{"v":1,"kind":"transcript","id":"x"}` + "\n", "r.jsonl:1: a transcript line without an id or a transcript"},
+		{"not json\n", "r.jsonl:1: not a results line: invalid character 'o' in literal null (expecting 'u')"},
+	} {
+		_, err := results.Read("r.jsonl", strings.NewReader(tt.data))
+		assert.EqualError(t, err, tt.want)
+	}
+	lines, err := results.Read("r.jsonl", strings.NewReader("\n\n"))
+	require.NoError(t, err)
+	assert.Empty(t, lines)
+}
