@@ -56,7 +56,7 @@ type AnyOf []any
 // values without an Expression (strings compare with the text, other
 // values with the JSON: say which with an Expression), AllowWrapped or
 // ExtractJSON when the text is compared, an expression that does not
-// compile, a value encoding/json cannot encode, and a number of magnitude
+// compile or is over one of JSONPath's limits, a value encoding/json cannot encode, and a number of magnitude
 // 2^53 or more (as JSONPath). A transcript without an assistant message is
 // an error wrapping ErrNoOutput.
 //
@@ -243,6 +243,9 @@ func (c Equals) Check(_ context.Context, tr *evalkit.Transcript) (Result, error)
 					return Result{}, err
 				}
 				got, err := plan.q.SearchDecoded(data)
+				if le := overLimit(err); le != nil {
+					return Result{}, paramErr("equals", "expression", "%v", le)
+				}
 				if err != nil {
 					return fail(0, "the expression failed on this output: "+err.Error()), nil
 				}

@@ -248,6 +248,43 @@ func TestJSONPathHostileExpressions(t *testing.T) {
 	}
 }
 
+// TestJSONPathOverBudget: an expression asking a function to build more
+// than one evaluation may (pad_right to a terabyte used to crash the test
+// binary out of memory) is a parameter error on the expression, whether
+// the width is a literal, refused before any output is read, or comes
+// from the output; never a failure charged to the output, never a pass.
+func TestJSONPathOverBudget(t *testing.T) {
+	ctx := context.Background()
+	tr := jsonAnswer(`{"s": "x", "w": 1099511627776, "a": [1, 2, 3]}`)
+	for name, tt := range map[string]struct{ expr, msg string }{
+		"literal width":   {"length(pad_right(s, `1099511627776`))", "width 1.099511627776e+12 is past the 67108864 bytes"},
+		"width from data": {"length(pad_left(s, w))", "pad_left would build 1099511627776 bytes"},
+		"replace":         {"length(replace(pad_left(s, `10000000`), '', 'xxxxxxxxxx'))", "replace would build"},
+		"split":           {"length(split(pad_left(s, `10000000`), ''))", "split would build 320000000 bytes"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, c := range []assert.Check{
+				assert.JSONPath{Expression: tt.expr, Expected: 1.0},
+				assert.JSONPath{Expression: tt.expr, MinResults: new(int)},
+				assert.JSONPath{Expression: tt.expr, Contains: []any{1.0}},
+				assert.Equals{Expression: tt.expr, Expected: 1.0},
+			} {
+				_, err := c.Check(ctx, tr)
+				var pe *assert.ParamError
+				require.True(t, errors.As(err, &pe), "%T: %v", c, err)
+				testify.Equal(t, "expression", pe.Param)
+				testify.Contains(t, err.Error(), tt.msg)
+				testify.Less(t, len(err.Error()), 600)
+			}
+			_, err := assert.FieldPresence{Fields: []string{"s", tt.expr}}.Check(ctx, tr)
+			var pe *assert.ParamError
+			require.True(t, errors.As(err, &pe), "%v", err)
+			testify.Equal(t, "fields", pe.Param)
+			testify.Contains(t, err.Error(), tt.msg)
+		})
+	}
+}
+
 // TestJSONBoundedMessages: however many fields are missing or items are
 // absent, and however long the expression, a failure stays short.
 func TestJSONBoundedMessages(t *testing.T) {

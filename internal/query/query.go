@@ -18,6 +18,11 @@
 // between identifiers as a subtraction, whose result is null) and a
 // `literal` holding an integer beyond 2^53 − 1, which float64 comparisons
 // cannot tell from its neighbours.
+//
+// An evaluation may not build more than MaxBuiltBytes: a function asked
+// for more (pad_right(s, `1099511627776`), a replace or split that would
+// grow past it) returns a *LimitError before it builds anything, and a
+// literal width past it is refused by Compile.
 package query
 
 import (
@@ -126,6 +131,9 @@ func compile(expr string) (node parsing.ASTNode, err error) {
 		}
 		return parsing.ASTNode{}, &SyntaxError{Expr: expr, Msg: err.Error(), Offset: -1}
 	}
+	if se := checkWidths(expr, node); se != nil {
+		return parsing.ASTNode{}, se
+	}
 	return node, nil
 }
 
@@ -145,8 +153,9 @@ func (q *Query) String() string { return q.expr }
 // Search evaluates the query on data, which is first normalized (see
 // Normalize), and returns the result normalized the same way: nil when the
 // expression selects nothing. The error reports data JSON cannot hold, an
-// evaluation error (a function applied to the wrong type, say) or a panic
-// in the library; its message is bounded.
+// evaluation error (a function applied to the wrong type, say), a panic
+// in the library, or, as a *LimitError, an evaluation over a budget
+// (MaxBuiltBytes); its message is bounded.
 func (q *Query) Search(data any) (any, error) {
 	norm, err := Normalize(data)
 	if err != nil {
@@ -166,7 +175,11 @@ func (q *Query) SearchDecoded(data any) (result any, err error) {
 			result, err = nil, &evalError{expr: q.expr, err: fmt.Errorf("failed inside the JMESPath library (%v)", r)}
 		}
 	}()
-	out, err := interpreter.NewInterpreter(data, functions, nil).Execute(q.node, data)
+	b := newBudget(q.expr)
+	out, err := interpreter.NewInterpreter(data, b, nil).Execute(q.node, data)
+	if b.err != nil {
+		return nil, b.err // whatever the library made of it
+	}
 	if err != nil {
 		return nil, &evalError{expr: q.expr, err: err}
 	}
