@@ -243,7 +243,9 @@ func (c Equals) Check(_ context.Context, tr *evalkit.Transcript) (Result, error)
 					return Result{}, err
 				}
 				got, err := plan.q.SearchDecoded(data)
-				if le := overLimit(err); le != nil {
+				if le := overLimit(err); le != nil && c.Expression == "" {
+					return Result{}, fmt.Errorf("equals: the output's JSON, as a whole: %w", le) // too big a result
+				} else if le != nil {
 					return Result{}, paramErr("equals", "expression", "%v", le)
 				}
 				if err != nil {

@@ -50,7 +50,9 @@ import (
 // internal/query, which keep the JMESPath library's recursion far from
 // overflowing the stack), and so is one asking its functions to build more
 // than 64 MiB in one evaluation (pad_right(s, `1099511627776`), a replace
-// or split that would grow past it): refused when it compiles for a
+// or split that would grow past it), taking more than 2^22 steps, or
+// yielding a result of more than 2^22 values counted as a tree ("@ | [@,
+// @]" repeated doubles it each time): refused when it compiles for a
 // literal width, else when it runs, whatever the output. An expression
 // that fails on this output (a function given the wrong type) fails. Output that is not JSON fails. The score is the
 // fraction of constraints met (with Session scope, the mean over messages).

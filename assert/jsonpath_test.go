@@ -250,9 +250,11 @@ func TestJSONPathHostileExpressions(t *testing.T) {
 
 // TestJSONPathOverBudget: an expression asking a function to build more
 // than one evaluation may (pad_right to a terabyte used to crash the test
-// binary out of memory) is a parameter error on the expression, whether
-// the width is a literal, refused before any output is read, or comes
-// from the output; never a failure charged to the output, never a pass.
+// binary out of memory), or doing more work or yielding a bigger result
+// ("@ | [@, @]" 28 times, 253 bytes, used to hang), is a parameter error
+// on the expression, whether the width is a literal, refused before any
+// output is read, or comes from the output; never a failure charged to the
+// output, never a pass.
 func TestJSONPathOverBudget(t *testing.T) {
 	ctx := context.Background()
 	tr := jsonAnswer(`{"s": "x", "w": 1099511627776, "a": [1, 2, 3]}`)
@@ -261,6 +263,8 @@ func TestJSONPathOverBudget(t *testing.T) {
 		"width from data": {"length(pad_left(s, w))", "pad_left would build 1099511627776 bytes"},
 		"replace":         {"length(replace(pad_left(s, `10000000`), '', 'xxxxxxxxxx'))", "replace would build"},
 		"split":           {"length(split(pad_left(s, `10000000`), ''))", "split would build 320000000 bytes"},
+		"doubling":        {"@" + strings.Repeat(" | [@, @]", 28), "the result holds more than 4194304 values"},
+		"doubling, count": {"length(@" + strings.Repeat(" | [@, @]", 40) + " | [@ == @])", "the evaluation takes more than 4194304 steps"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, c := range []assert.Check{

@@ -15,7 +15,29 @@ import (
 // terabyte, an out-of-memory crash that no recover catches. Every function
 // call goes through a caller that refuses, before the library runs it, to
 // build more than the bytes left.
+//
+// Nor may one evaluation do unbounded work. "@ | [@, @]" repeated 28 times
+// is 253 bytes and builds, in 84 steps, an array that shares its halves
+// but holds 2^28 values once walked; a projection or flatten over it, or
+// any walk of the result, then runs for hours. Compile wraps the nodes of
+// the expression (all but leaves whose parent does constant work with
+// them) in a call to a step function the user cannot name, so each
+// evaluation of a node costs a step plus the width of the value it yields (an array's or object's length, a string's bytes/64), and an
+// operand of == or != its whole size as a tree; past MaxSteps the
+// evaluation stops. The result is then walked as a tree once, stopping
+// past MaxResultValues values or MaxResultBytes bytes of strings, before
+// anything else (Normalize, a comparison, a message) walks it.
 const (
+	// MaxSteps bounds the work of one evaluation: 2^22 steps, about a
+	// second in the library's interpreter.
+	MaxSteps = 1 << 22
+	// MaxResultValues bounds the values in a result, counted as a tree
+	// (an array holding the same array twice counts its values twice):
+	// 2^22.
+	MaxResultValues = 1 << 22
+	// MaxResultBytes bounds the bytes of the strings in a result, counted
+	// as a tree: 256 MiB.
+	MaxResultBytes = 256 << 20
 	// MaxBuiltBytes bounds the bytes of the strings functions build in one
 	// evaluation (pad_left, pad_right, replace, join, to_string, upper,
 	// lower, reverse), all calls together, and of the arrays split builds
@@ -23,8 +45,13 @@ const (
 	MaxBuiltBytes = 64 << 20
 )
 
+// maxSteps and maxResultValues are the budgets in force: MaxSteps and
+// MaxResultValues, lowered by tests that would otherwise spend seconds
+// reaching them.
+var maxSteps, maxResultValues = MaxSteps, MaxResultValues
+
 // LimitError reports an evaluation stopped at one of the budgets: the
-// expression asks for more than an evaluation may build. It is the
+// expression asks for more than an evaluation may build or do. It is the
 // expression's fault, whatever the data: callers report it as a bad
 // expression, not as a result.
 type LimitError struct {
@@ -39,19 +66,37 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("JMESPath %s is over a limit: %s", textnorm.Quote(e.Expr, maxQuoted), e.Msg)
 }
 
-// budget is the function caller of one evaluation: the library's functions
-// behind checks of what each call would build. Once a budget is spent,
+// budget is the function caller of one evaluation: the step functions,
+// and the library's functions behind checks of what each call would
+// build. Once a budget is spent,
 // every later call fails with the same error, so an error the library
 // swallows (it drops some, as in a flatten's left side) still stops the
 // evaluation; Search returns it whatever the library returned.
 type budget struct {
 	expr  string
+	steps int // steps left
 	bytes int // bytes functions may still build
 	err   *LimitError
 }
 
 func newBudget(expr string) *budget {
-	return &budget{expr: expr, bytes: MaxBuiltBytes}
+	return &budget{expr: expr, steps: maxSteps, bytes: MaxBuiltBytes}
+}
+
+// The names of the step functions Compile wraps nodes in. The lexer
+// never yields a name holding a NUL, so no expression can call them.
+const (
+	stepName = "\x00step" // a step plus the width of the value
+	deepName = "\x00deep" // a step plus the size of the value as a tree
+)
+
+// charge spends n steps.
+func (b *budget) charge(n int) error {
+	if b.steps -= n; b.steps < 0 {
+		return b.fail("the evaluation takes more than %d steps (a step is one node evaluated, or one value it yields): "+
+			"it does too much work on this data, or doubles what it builds (\"[@, @]\" repeated)", maxSteps)
+	}
+	return nil
 }
 
 func (b *budget) fail(format string, args ...any) error {
@@ -64,7 +109,19 @@ func (b *budget) CallFunction(name string, args []any) (any, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	n, sized := buildSize(name, args)
+	switch name {
+	case stepName:
+		if err := b.charge(1 + width(args[0])); err != nil {
+			return nil, err
+		}
+		return args[0], nil
+	case deepName:
+		if err := b.charge(1 + treeSize(args[0], b.steps, 64)); err != nil {
+			return nil, err
+		}
+		return args[0], nil
+	}
+	n, sized := buildSize(name, args, b.bytes)
 	if sized && n > b.bytes {
 		return nil, b.fail("%s would build %s bytes; one evaluation may build at most %d (%d left)",
 			name, sizeText(n), MaxBuiltBytes, b.bytes)
@@ -99,8 +156,8 @@ const pieceBytes = 32
 // argument drives (pad_left, pad_right, replace, join, split, to_string)
 // would build, when the arguments have the types the
 // function takes (else the library reports them), without building it.
-// The sizes saturate at maxSize.
-func buildSize(name string, args []any) (int, bool) {
+// The sizes saturate at maxSize; to_string's stops past limit.
+func buildSize(name string, args []any, limit int) (int, bool) {
 	str := func(i int) (string, bool) {
 		if i >= len(args) {
 			return "", false
@@ -175,7 +232,7 @@ func buildSize(name string, args []any) (int, bool) {
 		if _, ok := args[0].(string); ok {
 			return 0, true
 		}
-		return jsonSize(args[0], maxSize), true
+		return jsonSize(args[0], limit), true
 	}
 	return 0, false
 }
@@ -277,4 +334,146 @@ func checkWidths(expr string, n parsing.ASTNode) *SyntaxError {
 		}
 	}
 	return nil
+}
+
+// width is what a value a node yields costs beyond its step: the length of
+// an array or object, a string's bytes/64.
+func width(v any) int {
+	switch v := v.(type) {
+	case string:
+		return len(v) / 64
+	case []any:
+		return len(v)
+	case map[string]any:
+		return len(v)
+	}
+	return 0
+}
+
+// treeSize counts the values in v as a tree (a value reached twice counts
+// twice), each string also costing its bytes/per, and stops once past
+// limit: the walk is bounded however much v shares.
+func treeSize(v any, limit, per int) int {
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		if n > limit {
+			return
+		}
+		n++
+		switch v := v.(type) {
+		case string:
+			n += len(v) / per
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return n
+}
+
+// checkResult walks a result as a tree, once, bounded: past
+// MaxResultValues values or MaxResultBytes bytes of strings it is an
+// error, so nothing after (Normalize, a comparison, a message) walks a
+// result that shares its parts into an exponential tree.
+func checkResult(expr string, v any) error {
+	values, bytes := 0, 0
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		if values++; values > maxResultValues {
+			return false
+		}
+		switch v := v.(type) {
+		case string:
+			if bytes += len(v); bytes > MaxResultBytes {
+				return false
+			}
+		case []any:
+			for _, e := range v {
+				if !walk(e) {
+					return false
+				}
+			}
+		case map[string]any:
+			for _, e := range v {
+				if !walk(e) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if walk(v) {
+		return nil
+	}
+	what := fmt.Sprintf("more than %d values", maxResultValues)
+	if values <= maxResultValues {
+		what = fmt.Sprintf("more than %d bytes of strings", MaxResultBytes)
+	}
+	return &LimitError{Expr: expr, Msg: "the result holds " + what +
+		", counted as a tree (a value the result holds twice counts twice)"}
+}
+
+// instrument returns n with every node that yields a value wrapped in a
+// call to a step function, so each evaluation of it is charged. Nodes
+// whose parent reads their type or value, not only what they yield, stay
+// as they are: a projection's left side (string slicing checks its
+// shape), a slice, an expression reference (its body is wrapped), the
+// key-value pairs of a hash and the bindings of a let.
+func instrument(n parsing.ASTNode) parsing.ASTNode {
+	return wrap(inner(n), stepName)
+}
+
+func wrap(n parsing.ASTNode, name string) parsing.ASTNode {
+	switch n.NodeType {
+	case parsing.ASTSlice, parsing.ASTExpRef, parsing.ASTKeyValPair, parsing.ASTBinding, parsing.ASTBindings:
+		return n
+	}
+	return parsing.ASTNode{NodeType: parsing.ASTFunctionExpression, Value: name, Children: []parsing.ASTNode{n}}
+}
+
+// inner returns n with its children instrumented.
+func inner(n parsing.ASTNode) parsing.ASTNode {
+	if len(n.Children) == 0 {
+		return n
+	}
+	kids := make([]parsing.ASTNode, len(n.Children))
+	for i, c := range n.Children {
+		switch {
+		case n.NodeType == parsing.ASTProjection && i == 0:
+			kids[i] = inner(c)
+		case n.NodeType == parsing.ASTBinding && i == 0: // the variable
+			kids[i] = c
+		case n.NodeType == parsing.ASTComparator && (n.Value == parsing.TOKEQ || n.Value == parsing.TOKNE):
+			kids[i] = wrap(inner(c), deepName) // comparing walks both values whole
+		case len(c.Children) == 0 && !widthMatters(n, i):
+			kids[i] = c // a field, literal, variable, @ or index: constant work
+		default:
+			kids[i] = instrument(c)
+		}
+	}
+	n.Children = kids
+	return n
+}
+
+// widthMatters reports whether the parent n does work in proportion to the
+// width of what its child i yields, or evaluates it once per element: then
+// even a leaf child is wrapped. Elsewhere a leaf costs constant work, and
+// a wide value it yields reaches such a parent only through a wrapped
+// node.
+func widthMatters(n parsing.ASTNode, i int) bool {
+	switch n.NodeType {
+	case parsing.ASTFunctionExpression, parsing.ASTProjection, parsing.ASTFilterProjection,
+		parsing.ASTValueProjection, parsing.ASTFlatten:
+		return true
+	case parsing.ASTIndexExpression:
+		return i == 0 // a slice copies its left side
+	}
+	return false
 }

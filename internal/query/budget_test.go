@@ -94,3 +94,100 @@ func TestQueryLiteralWidths(t *testing.T) {
 	_, err := Compile("pad_left(s, `67108864`)")
 	assert.NoError(t, err)
 }
+
+// doubling is "@ | [@, @]" n times: n steps build an array of 2^n values
+// that share their halves.
+func doubling(n int) string { return "@" + strings.Repeat(" | [@, @]", n) }
+
+// lowerBudgets lowers the step and result budgets for one test, so that
+// reaching them takes milliseconds, not a second each (many more under
+// the race detector).
+func lowerBudgets(t *testing.T, steps, values int) {
+	saved := [2]int{maxSteps, maxResultValues}
+	maxSteps, maxResultValues = steps, values
+	t.Cleanup(func() { maxSteps, maxResultValues = saved[0], saved[1] })
+}
+
+// TestQueryWorkBounded checks that an evaluation doing more work than
+// MaxSteps, or yielding a result of more than MaxResultValues values
+// counted as a tree, stops with a *LimitError naming the expression:
+// doubling(28) is 253 bytes, within every limit Compile checks, and used
+// to hang whatever walked its result. The budgets are the real ones for
+// the reviewer's expression and lowered to 2^16 for the rest.
+func TestQueryWorkBounded(t *testing.T) {
+	data := map[string]any{"a": []any{1.0, 2.0, 3.0}, "s": "x"}
+	big := make([]any, 1<<16)
+	for i := range big {
+		big[i] = float64(i)
+	}
+	data["b"] = big
+	check := func(t *testing.T, expr, msg string) {
+		t.Helper()
+		q, err := Compile(expr)
+		require.NoError(t, err)
+		_, err = q.SearchDecoded(data)
+		var le *LimitError
+		require.True(t, errors.As(err, &le), "%v", err)
+		assert.Equal(t, expr, le.Expr)
+		assert.Contains(t, err.Error(), msg)
+		assert.Less(t, len(err.Error()), 700)
+	}
+	t.Run("real budgets", func(t *testing.T) {
+		check(t, doubling(28), "the result holds more than 4194304 values, counted as a tree")
+		check(t, doubling(24)+strings.Repeat("[]", 24), "the evaluation takes more than 4194304 steps")
+	})
+
+	lowerBudgets(t, 1<<16, 1<<16)
+	steps := "the evaluation takes more than 65536 steps"
+	values := "the result holds more than 65536 values, counted as a tree"
+	over := map[string]struct{ expr, msg string }{
+		"result shares its halves": {doubling(17), values},
+		"result, far past":         {doubling(300), values},
+		"flatten":                  {doubling(24) + strings.Repeat("[]", 24), steps},
+		"projection":               {doubling(24) + strings.Repeat("[*]", 24), steps},
+		"value projection":         {"@" + strings.Repeat(" | {a: @, b: @}", 24) + " | *" + strings.Repeat(".*", 23), steps},
+		"filter":                   {doubling(24) + strings.Repeat("[]", 23) + "[?@ == `1`]", steps},
+		"length of a flatten":      {"length(" + doubling(30) + strings.Repeat("[]", 30) + ")", steps},
+		"map":                      {"map(&@, " + doubling(24) + strings.Repeat("[]", 23) + ")", steps},
+		"sort_by":                  {"sort_by(" + doubling(24) + strings.Repeat("[]", 23) + ", &to_string(@))", steps},
+		"equality walks both":      {"[" + doubling(40) + ", " + doubling(40) + " | [@]] | [0] == [1][0]", steps},
+		"to_string":                {"to_string(" + doubling(40) + ")", "to_string would build"},
+		"join":                     {"join(',', " + doubling(30) + strings.Repeat("[]", 30) + " | [*].to_string(@))", steps},
+		"slices in a projection":   {doubling(6) + strings.Repeat("[]", 6) + " | [*].[$.b[::1]]", steps},
+		"a function per element":   {doubling(6) + strings.Repeat("[]", 6) + " | [*].length(sort($.b))", steps},
+		"left side of a flatten":   {"(" + doubling(24) + strings.Repeat("[]", 24) + ")[]", steps},
+		"left side of a filter":    {"(" + doubling(24) + strings.Repeat("[]", 24) + ")[?@]", steps},
+		"let":                      {"let $x = " + doubling(28) + " in length($x" + strings.Repeat("[]", 28) + ")", steps},
+	}
+	for name, tt := range over {
+		t.Run(name, func(t *testing.T) { check(t, tt.expr, tt.msg) })
+	}
+}
+
+// TestQueryWorkWithinBudget checks that work in proportion to the data
+// stays within the real budgets: a filter and a projection over 65,536
+// values, a sort, the whole data, a shared result too small to matter.
+func TestQueryWorkWithinBudget(t *testing.T) {
+	big := make([]any, 1<<16)
+	for i := range big {
+		big[i] = float64(i)
+	}
+	data := map[string]any{"b": big}
+	for expr, want := range map[string]any{
+		"length(" + doubling(28) + ")":              2.0,
+		"length(b[?@ > `10`])":                      float64(1<<16 - 11),
+		"b[*].to_string(@) | length(@)":             float64(1 << 16),
+		"length(sort(b))":                           float64(1 << 16),
+		"sum(b[::1024])":                            float64(2064384),
+		"length(" + doubling(8) + "[][][][][][][])": 256.0,
+		"length(@.b)":                               float64(1 << 16),
+	} {
+		t.Run(expr, func(t *testing.T) {
+			q, err := Compile(expr)
+			require.NoError(t, err)
+			got, err := q.SearchDecoded(data)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+}

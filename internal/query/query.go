@@ -22,7 +22,10 @@
 // An evaluation may not build more than MaxBuiltBytes: a function asked
 // for more (pad_right(s, `1099511627776`), a replace or split that would
 // grow past it) returns a *LimitError before it builds anything, and a
-// literal width past it is refused by Compile.
+// literal width past it is refused by Compile. Nor may it take more than
+// MaxSteps steps, or yield a result of more than MaxResultValues values
+// (or MaxResultBytes of strings) counted as a tree: "@ | [@, @]" repeated
+// doubles its result at each step. Those are *LimitErrors too.
 package query
 
 import (
@@ -134,7 +137,7 @@ func compile(expr string) (node parsing.ASTNode, err error) {
 	if se := checkWidths(expr, node); se != nil {
 		return parsing.ASTNode{}, se
 	}
-	return node, nil
+	return instrument(node), nil
 }
 
 // syntaxMsg is the library's message without its "SyntaxError: " prefix.
@@ -155,7 +158,8 @@ func (q *Query) String() string { return q.expr }
 // expression selects nothing. The error reports data JSON cannot hold, an
 // evaluation error (a function applied to the wrong type, say), a panic
 // in the library, or, as a *LimitError, an evaluation over a budget
-// (MaxBuiltBytes); its message is bounded.
+// (MaxBuiltBytes, MaxSteps, MaxResultValues, MaxResultBytes); its
+// message is bounded.
 func (q *Query) Search(data any) (any, error) {
 	norm, err := Normalize(data)
 	if err != nil {
@@ -182,6 +186,9 @@ func (q *Query) SearchDecoded(data any) (result any, err error) {
 	}
 	if err != nil {
 		return nil, &evalError{expr: q.expr, err: err}
+	}
+	if err := checkResult(q.expr, out); err != nil {
+		return nil, err
 	}
 	return Normalize(out)
 }
