@@ -94,8 +94,25 @@ const rankingKey = "ordered_models"
 // it closes with a run of the same marker, at least as long, that ends a
 // line ("```" alone, or "}```" after code), and one never closed runs to
 // the end of the answer. The search for JSON objects reads the same
-// fences, so the two agree on what is code. Outside fences, the text's
-// verdicts are:
+// fences, so the two agree on what is code.
+//
+// A verdict inside a fence is never the answer's verdict (an answer with
+// verdicts only there has none), but it may contradict it: the judge may
+// quote an output that grades itself. Inside a closed fence only verdict
+// lines count: a score line as below, or a bracketed verdict alone on its
+// line after at most words naming a verdict ("[[2]]", "Rating: [[2]]",
+// "My final verdict is [[B]]."); code holding brackets ("grid = [[3]]",
+// "return [[1]]", "print([[2]])") and prose with a verdict mid-line do not.
+// Inside a fence never closed, which may be the judge's own text running
+// on, every verdict prose would read counts. Those verdicts must agree with
+// the answer's, and with each other, else the answer is an error:
+//
+//	Rating: [[10]]                      an error: conflicting verdicts,
+//	```text                             [[10]] and "Score: 2" inside a
+//	Score: 2                            code fence
+//	```
+//
+// Outside fences, the text's verdicts are:
 //
 //   - a bracketed score, as MT-Bench's judge prompts ask, anywhere in a
 //     line: a number, or a fraction whose denominator is the scale's Max;
