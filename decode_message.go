@@ -28,6 +28,7 @@ type wireMessage struct {
 	ReasoningContent json.RawMessage `json:"reasoning_content"`
 	Guardrails       json.RawMessage `json:"guardrails"`
 	Refusal          json.RawMessage `json:"refusal"`
+	Audio            json.RawMessage `json:"audio"`
 }
 
 // msgFlags adjusts decodeMessage to its source.
@@ -88,13 +89,21 @@ func decodeMessage(raw json.RawMessage, at *loc, flags msgFlags) ([]Message, err
 		return nil, err
 	}
 	m.Content, m.Parts, m.Reasoning, m.ToolCalls = c.text, c.parts, c.reasoning, c.calls
-	// A Chat Completions refusal: the model's answer when it declined.
+	// What a Chat Completions message says beside its content is model
+	// output too: its refusal (the answer when it declined) and the
+	// transcript of its audio answer join the text, so no check reads past
+	// them.
 	refusal, err := rawString(w.Refusal, at.field("refusal"))
 	if err != nil {
 		return nil, err
 	}
-	if m.Content == "" {
-		m.Content = refusal
+	transcript, audio, err := decodeAudioAnswer(w.Audio, at.field("audio"))
+	if err != nil {
+		return nil, err
+	}
+	m.Content = joinLines(m.Content, refusal, transcript)
+	if audio != nil {
+		m.Parts = append(m.Parts, *audio)
 	}
 	if len(w.Parts) > 0 && !isNull(w.Parts) {
 		parts, err := decodeParts(w.Parts, at.field("parts"), m.Role)
@@ -182,6 +191,51 @@ func decodeMessage(raw json.RawMessage, at *loc, flags msgFlags) ([]Message, err
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// decodeAudioAnswer reads a Chat Completions message's "audio": {id,
+// data, transcript, expires_at}, the model's spoken answer. It returns the
+// transcript, and the audio as a part when the data is there (a message
+// sent back to the API holds only the id, which names audio kept by the
+// provider).
+func decodeAudioAnswer(raw json.RawMessage, at *loc) (string, *Part, error) {
+	if len(raw) == 0 || isNull(raw) {
+		return "", nil, nil
+	}
+	if firstByte(raw) != '{' {
+		return "", nil, errAt(at, "want an audio object {id, data, transcript}, got %s", rawKind(raw))
+	}
+	var w struct {
+		Transcript json.RawMessage `json:"transcript"`
+		Data       json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return "", nil, errAt(at, "invalid audio: %s", jsonMsg(err))
+	}
+	transcript, err := rawString(w.Transcript, at.field("transcript"))
+	if err != nil {
+		return "", nil, err
+	}
+	data, err := rawString(w.Data, at.field("data"))
+	if err != nil || data == "" {
+		return transcript, nil, err
+	}
+	b, err := decodeBase64(data, at.field("data"))
+	if err != nil {
+		return "", nil, err
+	}
+	return transcript, &Part{Type: "audio", Data: b}, nil
+}
+
+// joinLines joins the texts that are not empty with "\n".
+func joinLines(texts ...string) string {
+	var kept []string
+	for _, t := range texts {
+		if t != "" {
+			kept = append(kept, t)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // decodeUsage reads evalkit's usage object: {input_tokens, output_tokens,

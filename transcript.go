@@ -56,8 +56,12 @@ type Message struct {
 	Role Role `json:"role"`
 	// Content is the message's text. When the source gave an array of content
 	// parts, the text parts are joined with "\n" here and the other parts
-	// (images, audio, files) are kept in Parts. It never holds the model's
-	// reasoning: that is in Reasoning.
+	// (images, audio, files) are kept in Parts. An OpenAI Chat Completions
+	// message's refusal and the transcript of its audio answer
+	// (audio.transcript) are model output too: they follow the text here,
+	// each after a "\n", so every text check and AssistantText see them
+	// (the audio itself, when its data is given, is an audio part). It
+	// never holds the model's reasoning: that is in Reasoning.
 	Content string `json:"content,omitempty"`
 	// Parts holds the non-text content parts, in order.
 	Parts []Part `json:"parts,omitempty"`

@@ -149,6 +149,29 @@ func TestContentExcludes(t *testing.T) {
 	testify.Equal(t, []assert.Detail{{Label: "found", Text: `"password" in messages[2]: "the Password is hunter2"`}}, res.Details)
 }
 
+// A Chat Completions refusal and an audio answer's transcript are the
+// model's output: the text checks read them (they used to be dropped, so
+// content_excludes, a negated regex and max_length passed on them).
+func TestTextChecksReadRefusalsAndAudio(t *testing.T) {
+	decode := func(msg string) *evalkit.Transcript {
+		tr, err := evalkit.Decode([]byte(`[{"role": "user", "content": "Tell me how to get a refund"}, ` + msg + `]`))
+		require.NoError(t, err)
+		return tr
+	}
+	for name, tr := range map[string]*evalkit.Transcript{
+		"refusal":          decode(`{"role": "assistant", "content": null, "refusal": "I'm sorry, I can't help with that."}`),
+		"refusal and text": decode(`{"role": "assistant", "content": "Well.", "refusal": "I'm sorry, I can't help with that."}`),
+		"audio transcript": decode(`{"role": "assistant", "content": null, "audio": {"id": "a", "transcript": "I'm sorry, I can't help with that."}}`),
+	} {
+		runCases(t, []evalCase{
+			{name: name + ": content_excludes", tr: tr, check: "content_excludes", params: map[string]any{"patterns": []any{"sorry", "can't help"}}, want: FAIL},
+			{name: name + ": regex not", tr: tr, check: "regex", params: map[string]any{"pattern": "(?i)sorry", "expect_match": false}, want: FAIL},
+			{name: name + ": max_length", tr: tr, check: "max_length", params: map[string]any{"max": 5}, want: FAIL},
+			{name: name + ": contains", tr: tr, check: "contains", params: map[string]any{"patterns": []any{"can't help"}}, want: PASS},
+		})
+	}
+}
+
 // C23: RE2 semantics are kept, and CRLF reads as LF so line anchors work.
 func TestRegexAnchors(t *testing.T) {
 	lf := "Checking stock...\nSTATUS: OK\nDone."
