@@ -261,6 +261,8 @@ func TestDecodeErrorsNameTheLocation(t *testing.T) {
 			"evalkit: messages[0].usage: token counts and cost must not be negative"},
 		{"usage of the wrong type", `{"messages": [{"role": "assistant", "content": "x", "usage": {"cost_usd": "cheap"}}]}`,
 			"evalkit: messages[0].usage: want {input_tokens, output_tokens, cached_input_tokens, cost_usd}: cost_usd: want a number, got a string"},
+		{"text under an unknown part type", `[{"role": "assistant", "content": [{"type": "Text", "text": "banned"}]}]`,
+			`evalkit: [0].content[0].type: unknown part type "Text" holding "text": its text would be lost (text parts have type "text")`},
 		{"server tool in chat content", `[{"role": "assistant", "content": [{"type": "text", "text": "Looking."}, {"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {}}]}]`,
 			`evalkit: [0].content[1].type: "server_tool_use" blocks are not supported: the tool call or result they hold would be lost`},
 	}
