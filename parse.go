@@ -50,7 +50,9 @@ const rankingKey = "ordered_models"
 //     present must agree.
 //   - ordered_models (AlpacaEval): [{"model": "m", "rank": 1}, ...]; the
 //     one model ranked 1 is the Label.
-//   - pass, passed: true or false, into Passed. Both present must agree.
+//   - pass, passed: true or false, into Passed. Both present must agree,
+//     and with a label that says pass or fail (see PassFailLabel):
+//     {"verdict": "FAIL", "passed": true} is an error.
 //   - reasoning, explanation, rationale, reason, justification,
 //     concise_explanation: the first that is a non-empty string is the
 //     Reasoning.
@@ -412,6 +414,11 @@ func readObject(obj json.RawMessage, scale Scale, where func() string) (jv objec
 	if !scores.hasScore && !labels.hasLabel && passed == nil {
 		return objectVerdict{keys: keys}, false, nil
 	}
+	if labels.hasLabel && passed != nil {
+		if b, ok := PassFailLabel(labels.label.label); ok && b != *passed {
+			return fail("conflicting verdicts: %v, but %s is %v", labels.label, passFrom, *passed)
+		}
+	}
 	for _, t := range []tally{scores, labels} {
 		if t.conflict != nil {
 			return fail("%v", t.conflict)
@@ -441,6 +448,22 @@ func readObject(obj json.RawMessage, scale Scale, where func() string) (jv objec
 		}
 	}
 	return jv, true, nil
+}
+
+// PassFailLabel reports whether label is a word that states pass or fail
+// without doubt, and which: "pass", "passed", "yes", "true", "correct"
+// pass; "fail", "failed", "no", "false", "incorrect" fail (any case,
+// around spaces trimmed). A verdict whose label says one while its Passed
+// says the other contradicts itself: ParseVerdict reads it as no verdict,
+// and grading (assert.GradeVerdict) refuses it.
+func PassFailLabel(label string) (passed, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(label)) {
+	case "pass", "passed", "yes", "true", "correct":
+		return true, true
+	case "fail", "failed", "no", "false", "incorrect":
+		return false, true
+	}
+	return false, false
 }
 
 // decodeObject decodes a JSON object, numbers as json.Number, and returns

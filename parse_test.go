@@ -110,6 +110,40 @@ func TestParseVerdictJSON(t *testing.T) {
 	}
 }
 
+// A JSON verdict whose label says pass or fail while its pass field says
+// the other contradicts itself: unreadable, never a pass
+// ({"verdict": "FAIL", "passed": true} made llm_judge pass).
+func TestParseVerdictSelfContradiction(t *testing.T) {
+	for in, msg := range map[string]string{
+		`{"verdict": "FAIL", "passed": true, "score": 0}`:      `conflicting verdicts: verdict "FAIL", but passed is true`,
+		`{"label": "fail", "pass": true}`:                      `conflicting verdicts: label "fail", but pass is true`,
+		`{"grade": "Yes", "passed": false}`:                    `conflicting verdicts: grade "Yes", but passed is false`,
+		`{"decision": "incorrect", "pass": true}`:              `conflicting verdicts: decision "incorrect", but pass is true`,
+		"Rating: [[8]]\n" + `{"label": "pass", "pass": false}`: `conflicting verdicts: label "pass", but pass is false`,
+	} {
+		_, err := evalkit.ParseVerdict(in, ten)
+		require.ErrorIs(t, err, evalkit.ErrUnreadableVerdict, in)
+		assert.Contains(t, err.Error(), msg, in)
+	}
+	for _, in := range []string{`{"label": "pass", "passed": true}`, `{"label": "Good", "passed": false}`, `{"verdict": "A", "pass": true}`, `{"label": "FAILED", "pass": false}`} {
+		_, err := evalkit.ParseVerdict(in, ten)
+		assert.NoError(t, err, in)
+	}
+}
+
+func TestPassFailLabel(t *testing.T) {
+	for label, want := range map[string]bool{"pass": true, " Passed ": true, "YES": true, "true": true, "Correct": true,
+		"fail": false, "FAILED": false, "no": false, "False": false, "incorrect": false} {
+		got, ok := evalkit.PassFailLabel(label)
+		assert.True(t, ok, label)
+		assert.Equal(t, want, got, label)
+	}
+	for _, label := range []string{"", "A", "good", "pass.", "partially correct", "nope", "y"} {
+		_, ok := evalkit.PassFailLabel(label)
+		assert.False(t, ok, label)
+	}
+}
+
 func TestParseVerdictJSONFields(t *testing.T) {
 	v, err := evalkit.ParseVerdict(`{"score": 8, "passed": true, "tags": ["a"], "detail": {"n": 1.50}}`, ten)
 	require.NoError(t, err)

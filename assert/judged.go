@@ -352,6 +352,9 @@ func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ver
 	if err := checkScore(j.check, v); err != nil {
 		return evalkit.Verdict{}, err
 	}
+	if err := contradiction(j.check, v); err != nil {
+		return evalkit.Verdict{}, err
+	}
 	if j.verdictSchema != nil {
 		sch, err := compileNamed(j.check, "verdict_schema", j.verdictSchema)
 		if err != nil {
