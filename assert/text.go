@@ -34,7 +34,10 @@ func textChecks() map[string]func(*params) (Check, error) {
 // spaces, soft hyphens), and CRLF line endings read as LF.
 // Score is the fraction of patterns found. With Turn scope (the default) it
 // reads the last assistant message; with Session scope each pattern may
-// appear in any assistant message.
+// appear in any assistant message. An empty list, and a pattern that is
+// empty or only invisible format characters (it would match any text), is
+// an error (a *ParamError on "patterns"); so for ContainsAny and
+// ContentExcludes.
 //
 // Registry type "contains" (alias "content_includes"), params: patterns,
 // case_sensitive, scope. As PromptKit's contains.
@@ -512,15 +515,21 @@ func lengthCheck(check string, tr *evalkit.Transcript, scope Scope, judge func(n
 }
 
 // needles rejects pattern lists that would pass vacuously: an empty list
-// ("any of nothing") or an empty pattern (every text contains "", and a
-// trailing comma in a list makes one).
+// ("any of nothing"), an empty pattern (every text contains "", and a
+// trailing comma in a list makes one), or one made only of invisible
+// format characters (U+200B, a soft hyphen, a BOM, U+2060...), which the
+// search removes as it removes them from the text, leaving "".
 func needles(check string, patterns []string) error {
 	if len(patterns) == 0 {
 		return paramErr(check, "patterns", "empty list: give at least one pattern")
 	}
 	for i, p := range patterns {
-		if p == "" {
+		switch {
+		case p == "":
 			return paramErr(check, "patterns", "item %d is empty: an empty pattern matches any text", i)
+		case fold.Canonical(p) == "":
+			return paramErr(check, "patterns", "item %d, %s, is only invisible characters (%s): the search ignores them, "+
+				"so it would be empty and match any text", i, excerpt(p), formatChars(p))
 		}
 	}
 	return nil

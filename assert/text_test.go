@@ -149,6 +149,41 @@ func TestContentExcludes(t *testing.T) {
 	testify.Equal(t, []assert.Detail{{Label: "found", Text: `"password" in messages[2]: "the Password is hunter2"`}}, res.Details)
 }
 
+// A pattern made only of invisible format characters is empty once the
+// search removes them, as it removes them from the text: it would match any
+// output, even an empty one, so it is an error naming the pattern.
+func TestInvisibleNeedles(t *testing.T) {
+	invisible := map[string]string{
+		"zero width space": "\u200b", "soft hyphen": "\u00ad", "BOM": "\ufeff", "word joiner": "\u2060",
+		"Mongolian vowel separator": "\u180e", "Arabic letter mark": "\u061c", "language tag": "\U000e0001",
+		"several": "\u200b\u200c\u200d",
+	}
+	for name, needle := range invisible {
+		for _, check := range []string{"contains", "contains_any", "content_excludes"} {
+			runCases(t, []evalCase{
+				{name: check + ": " + name, tr: textChat("anything"), check: check, params: map[string]any{"patterns": []any{"refund", needle}},
+					want: ERROR, param: "patterns"},
+				{name: check + ": " + name + ", empty output", tr: textChat(""), check: check, params: map[string]any{"patterns": []any{needle}},
+					want: ERROR, param: "patterns"},
+			})
+		}
+		_, err := assert.ContentExcludes{Patterns: []string{needle}}.NewStream()
+		var pe *assert.ParamError
+		require.True(t, errors.As(err, &pe), "%s: %v", name, err)
+	}
+	_, err := assert.Contains{Patterns: []string{"a", "\u200b"}}.Check(context.Background(), textChat("a"))
+	testify.EqualError(t, err, `contains: param "patterns": item 1, "\u200b", is only invisible characters (U+200B): the search ignores them, so it would be empty and match any text`)
+	// Characters that are not format characters stay searchable.
+	runCases(t, []evalCase{
+		{name: "a combining mark alone", tr: textChat("anything"), check: "contains", params: map[string]any{"patterns": []any{"\u0301"}}, want: FAIL},
+		{name: "a Hangul filler", tr: textChat("anything"), check: "contains", params: map[string]any{"patterns": []any{"\u3164"}}, want: FAIL},
+		{name: "invisible characters around a word", tr: textChat("a refund"), check: "contains", params: map[string]any{"patterns": []any{"\u200brefund\u200b"}}, want: PASS},
+		// equals compares whole texts: an expected text of invisible
+		// characters equals only an output that is as empty.
+		{name: "equals an invisible text", tr: textChat("anything"), check: "equals", params: map[string]any{"any_of": []any{"\u200b"}, "ignore_zero_width": true}, want: FAIL},
+	})
+}
+
 // A Chat Completions refusal and an audio answer's transcript are the
 // model's output: the text checks read them (they used to be dropped, so
 // content_excludes, a negated regex and max_length passed on them).
