@@ -30,8 +30,8 @@ import (
 // A tool check given a tool name it could never see is an error, not a
 // verdict: an empty name, one with leading or trailing whitespace, and, when
 // the transcript declares its tools, a near miss of a declared or called
-// name that is itself neither (a typo such as "issue_refnd" would make
-// tools_not_called pass forever). That last cross-check needs the transcript, so Check makes
+// name that is itself neither, case ignored (a typo such as "issue_refnd"
+// or "ISSUE_REFUND" would make tools_not_called pass forever). That last cross-check needs the transcript, so Check makes
 // it, not Registry.Build.
 
 func toolChecks() map[string]func(*params) (Check, error) {
@@ -210,8 +210,9 @@ func (c ToolsCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 // leading or trailing whitespace (" issue_refund" matches no call, so the
 // check could never fail). When the transcript declares its tools
 // (Transcript.Tools), a name that is neither declared nor called anywhere in
-// the transcript but is within a few edits of one that is, is a typo, and
-// Check returns a *ParamError with the nearest known name:
+// the transcript but is within a few edits of one that is, case ignored
+// (so "ISSUE_REFUND" for "issue_refund"), is a typo, and Check returns a
+// *ParamError with the nearest known name:
 //
 //	tools_not_called: param "tool_names": "issue_refnd" is not among the transcript's 16 tools and was never called (did you mean "issue_refund"?)
 //
