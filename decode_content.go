@@ -142,6 +142,9 @@ func decodeBlock(raw json.RawMessage, at *loc, role Role, c *content) (text stri
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return "", false, errAt(at, "invalid content part: %s", jsonMsg(err))
 	}
+	if err := dupKeys(raw, at); err != nil {
+		return "", false, err
+	}
 	switch w.Type {
 	case "text", "input_text", "output_text":
 		text, err := rawString(w.Text, at.field("text"))

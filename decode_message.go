@@ -4,6 +4,7 @@ package evalkit
 // its own JSON location. See Decode.
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -67,6 +68,9 @@ func decodeMessage(raw json.RawMessage, at *loc, flags msgFlags) ([]Message, err
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, errAt(at, "invalid message: %s", jsonMsg(err))
 	}
+	if err := dupKeys(raw, at); err != nil {
+		return nil, err
+	}
 	var m Message
 	role, err := rawString(w.Role, at.field("role"))
 	if err != nil {
@@ -109,6 +113,11 @@ func decodeMessage(raw json.RawMessage, at *loc, flags msgFlags) ([]Message, err
 		parts, err := decodeParts(w.Parts, at.field("parts"), m.Role)
 		if err != nil {
 			return nil, err
+		}
+		if len(parts) > 0 && len(c.parts) > 0 {
+			// evalkit's JSON writes media in "parts" beside a text
+			// "content"; media in both is two sources for one list.
+			return nil, errAt(at, `media parts both in "content" and in "parts": which lists the message's media is ambiguous`)
 		}
 		m.Parts = append(m.Parts, parts...)
 	}
@@ -327,17 +336,20 @@ func decodeToolCall(raw json.RawMessage, at *loc) (ToolCall, error) {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return c, errAt(at, "invalid tool call: %s", jsonMsg(err))
 	}
+	if err := dupKeys(raw, at); err != nil {
+		return c, err
+	}
 	var err error
 	if c.ID, err = rawString(w.ID, at.field("id")); err != nil {
 		return c, err
 	}
-	nameAt, argsAt, name, args := at.field("name"), at.field("args"), w.Name, firstPresent(w.Args, w.Arguments, w.Input)
-	switch {
-	case len(w.Input) > 0 && len(w.Args) == 0 && len(w.Arguments) == 0:
-		argsAt = at.field("input")
-	case len(w.Arguments) > 0 && len(w.Args) == 0:
-		argsAt = at.field("arguments")
-	}
+	// The name and the arguments may each be written in more than one
+	// place: OpenAI's function.name and function.arguments, evalkit's name
+	// and args (or arguments, or Anthropic's input). The first given, the
+	// function's first, is read; every other given must say the same, or
+	// which one the call made is ambiguous.
+	names := []located{{at.field("name"), w.Name}}
+	args := []located{{at.field("args"), w.Args}, {at.field("arguments"), w.Arguments}, {at.field("input"), w.Input}}
 	if len(w.Function) > 0 && !isNull(w.Function) {
 		var f wireToolCall
 		fnAt := at.field("function")
@@ -347,18 +359,68 @@ func decodeToolCall(raw json.RawMessage, at *loc) (ToolCall, error) {
 		if err := json.Unmarshal(w.Function, &f); err != nil {
 			return c, errAt(fnAt, "invalid function: %s", jsonMsg(err))
 		}
-		nameAt, argsAt, name, args = fnAt.field("name"), fnAt.field("arguments"), f.Name, firstPresent(f.Arguments, f.Args, f.Input)
+		if err := dupKeys(w.Function, fnAt); err != nil {
+			return c, err
+		}
+		names = append([]located{{fnAt.field("name"), f.Name}}, names...)
+		args = append([]located{{fnAt.field("arguments"), f.Arguments}, {fnAt.field("args"), f.Args}, {fnAt.field("input"), f.Input}}, args...)
 	}
-	if c.Name, err = rawString(name, nameAt); err != nil {
-		return c, err
+	var nameAt *loc
+	for _, n := range names {
+		if !n.given() {
+			continue
+		}
+		name, err := rawString(n.raw, n.at)
+		if err != nil {
+			return c, err
+		}
+		if nameAt == nil {
+			c.Name, nameAt = name, n.at
+		} else if name != c.Name {
+			return c, errAt(n.at, "%q, but %s is %q: which names the call is ambiguous", name, nameAt, c.Name)
+		}
+	}
+	if nameAt == nil {
+		nameAt = names[0].at
 	}
 	if c.Name == "" {
 		return c, errAt(nameAt, "a tool call needs a name")
 	}
-	if c.Args, err = decodeArgs(args, argsAt); err != nil {
-		return c, err
+	var argsAt *loc
+	for _, a := range args {
+		if !a.given() {
+			continue
+		}
+		v, err := decodeArgs(a.raw, a.at)
+		if err != nil {
+			return c, err
+		}
+		if argsAt == nil {
+			c.Args, argsAt = v, a.at
+		} else if !sameJSON(v, c.Args) {
+			return c, errAt(a.at, "differs from %s: which arguments the call was made with is ambiguous", argsAt)
+		}
 	}
 	return c, nil
+}
+
+// located is a field's raw value and its location.
+type located struct {
+	at  *loc
+	raw json.RawMessage
+}
+
+func (l located) given() bool { return len(l.raw) > 0 && !isNull(l.raw) }
+
+// sameJSON reports whether two JSON texts are the same value as written,
+// white space aside; text that is not valid JSON (arguments cut off)
+// compares as it is.
+func sameJSON(a, b json.RawMessage) bool {
+	var ca, cb bytes.Buffer
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
+		return bytes.Equal(a, b)
+	}
+	return bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // decodeArgs keeps arguments as raw JSON: a string's contents (OpenAI sends
@@ -379,15 +441,6 @@ func decodeArgs(raw json.RawMessage, at *loc) (json.RawMessage, error) {
 		return json.RawMessage(s), nil
 	}
 	return raw, nil
-}
-
-func firstPresent(raws ...json.RawMessage) json.RawMessage {
-	for _, r := range raws {
-		if len(r) > 0 {
-			return r
-		}
-	}
-	return nil
 }
 
 // decodeTools reads tool definitions in OpenAI Chat Completions' shape
