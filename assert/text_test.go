@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -246,6 +247,42 @@ func TestRegex(t *testing.T) {
 			summary: "regex: param \"pattern\": invalid regular expression: error parsing regexp: missing closing ): `(`"},
 		{name: "empty pattern", tr: textChat("x"), check: "regex", params: map[string]any{"pattern": ""}, want: ERROR},
 	})
+}
+
+// A pattern no text can match would make expect_match false pass on any
+// output (and expect_match true fail on any): an error, as a pattern that
+// matches the empty string is. Patterns that match some text stay.
+func TestRegexThatCanNeverMatch(t *testing.T) {
+	never := map[string]string{
+		`$x`:                        "it requires text after the end of the text",
+		`\zx`:                       "it requires text after the end of the text",
+		`(?i)refund$ now`:           "it requires text after the end of the text",
+		`a(\z)b`:                    "it requires text after the end of the text",
+		`x\A`:                       "it requires text before the start of the text",
+		`[^\x00-\x{10FFFF}]`:        "it holds a class of no characters",
+		`refund[^\s\S]`:             "it holds a class of no characters",
+		`(?:$x|[^\x00-\x{10FFFF}])`: "it holds a class of no characters",
+		`(ab$c)+`:                   "it requires text after the end of the text",
+	}
+	for pattern, why := range never {
+		for _, expect := range []bool{false, true} {
+			runCases(t, []evalCase{{name: fmt.Sprintf("%s, expect_match %v", pattern, expect), tr: textChat("anything at all"), check: "regex",
+				params: map[string]any{"pattern": pattern, "expect_match": expect}, want: ERROR, param: "pattern",
+				summary: fmt.Sprintf(`regex: param "pattern": %q can never match any text (%s), so a check on it proves nothing`, pattern, why)}})
+		}
+		runCases(t, []evalCase{{name: "no_tool_errors " + pattern, tr: textChat("x"), check: "no_tool_errors",
+			params: map[string]any{"error_pattern": pattern}, want: ERROR, param: "error_pattern"}})
+	}
+	// Each of these matches some text, so it is a check.
+	for pattern, text := range map[string]string{
+		`x$`: "a x", `(?m)x$`: "x\ny", `\z\A`: "", `a|$x`: "a", `(?m)$\n^b`: "a\nb", `x*$`: "yy", `[^a]`: "b", `(?:$x)?y`: "y",
+	} {
+		re := regexp.MustCompile(pattern)
+		testify.True(t, re.MatchString(text), "%q matches %q", pattern, text)
+		res, err := assert.Regex{Pattern: pattern, NoMatch: true}.Check(context.Background(), textChat("zz"))
+		require.NoError(t, err, pattern)
+		testify.Equal(t, !re.MatchString("zz"), res.Passed, pattern)
+	}
 }
 
 func TestLengths(t *testing.T) {

@@ -396,7 +396,8 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 // turn's tool messages that answer no call of that turn. An empty name in
 // Tools, one with leading or trailing whitespace, one the transcript neither
 // declares nor uses when it declares its tools (see ToolsNotCalled), or an
-// invalid ErrorPattern is an error (*ParamError).
+// ErrorPattern that is invalid or can match no text ("$x") is an error
+// (*ParamError).
 //
 // Registry type "no_tool_errors", params: tools (or tool_names),
 // error_pattern, scope. As PromptKit's no_tool_errors; error_pattern and the
@@ -426,6 +427,9 @@ func (c NoToolErrors) validate() error {
 	}
 	if c.ErrorPattern != "" {
 		if _, err := compileRegex("no_tool_errors", "error_pattern", c.ErrorPattern); err != nil {
+			return err
+		}
+		if err := matchable("no_tool_errors", "error_pattern", c.ErrorPattern); err != nil {
 			return err
 		}
 	}
