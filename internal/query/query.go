@@ -219,7 +219,19 @@ const maxEvalMsg = 300
 // Values already in that shape are walked without re-encoding; anything else
 // makes an encoding/json round trip, so Normalize(v) is always what
 // json.Unmarshal(json.Marshal(v)) gives.
+//
+// A value holding more than MaxResultValues values or MaxResultBytes of
+// JSON counted as a tree (a Go value may share its parts: an expected value
+// built by reusing one subtree thirty levels deep is a billion values once
+// walked), or nested deeper than MaxDepth, is an error too: see CheckSize.
 func Normalize(v any) (any, error) {
+	if err := CheckSize(v, maxResultValues, MaxResultBytes); err != nil {
+		return nil, err
+	}
+	return normalize(v)
+}
+
+func normalize(v any) (any, error) {
 	switch v := v.(type) {
 	case nil, bool, string:
 		return v, nil
@@ -242,7 +254,7 @@ func Normalize(v any) (any, error) {
 		}
 		out := make([]any, len(v))
 		for i, e := range v {
-			n, err := Normalize(e)
+			n, err := normalize(e)
 			if err != nil {
 				return nil, err
 			}
@@ -255,7 +267,7 @@ func Normalize(v any) (any, error) {
 		}
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			n, err := Normalize(e)
+			n, err := normalize(e)
 			if err != nil {
 				return nil, err
 			}
