@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	testify "github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -347,6 +349,46 @@ func TestJudgedSelfContradiction(t *testing.T) {
 			testify.False(t, res.Passed)
 		}
 	}
+}
+
+// A judge that ignores its context used to hang a judged check past the
+// context's deadline. The check returns an error wrapping the context's
+// when the context ends first, and the judge's goroutine is left to end
+// when the judge returns (here, when the test releases it). In a synctest
+// bubble the minute's deadline passes at once.
+func TestJudgedContextEndsFirst(t *testing.T) {
+	checks := map[string]map[string]any{
+		"llm_judge":            {"criteria": "ok?"},
+		"llm_judge_tool_calls": {"criteria": "ok?"},
+		"assertion":            {"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "ok?"}, "min_score": 0.5},
+	}
+	for typ, params := range checks {
+		t.Run(typ, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				release := make(chan struct{})
+				stuck := evalkit.JudgeFunc(func(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) {
+					<-release // ignores its context
+					return evalkit.Verdict{Score: 1, Scored: true, Label: "pass", Passed: &yes}, nil
+				})
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				start := time.Now()
+				res, err := assert.NewRegistry().WithJudge(stuck).Eval(ctx, typ, refundRun(), params)
+				require.ErrorIs(t, err, context.DeadlineExceeded)
+				testify.Contains(t, err.Error(), "the context ended before the judge answered")
+				testify.False(t, res.Passed)
+				testify.Equal(t, time.Minute, time.Since(start), "it returns at the deadline")
+				close(release)
+			})
+		})
+	}
+	// A context already ended asks no judge.
+	spy := judgefake.Spy(judgefake.Pass())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := assert.NewRegistry().WithJudge(spy).Eval(ctx, "llm_judge", refundRun(), map[string]any{"criteria": "ok?"})
+	require.ErrorIs(t, err, context.Canceled)
+	testify.Empty(t, spy.Requests())
 }
 
 func TestJudgedRegistryErrors(t *testing.T) {
