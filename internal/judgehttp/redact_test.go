@@ -205,6 +205,7 @@ func TestJudgehttpRedactVerdict(t *testing.T) {
 	judgehttp.RedactVerdict(&parsed, []string{leakKey})
 	assert.Equal(t, "[redacted]", parsed.Label)
 	assert.Equal(t, "[redacted]", parsed.Reasoning)
+	assert.NotContains(t, parsed.Raw, escaped[:36], "the raw answer keeps no escaped key")
 	assert.Contains(t, parsed.Fields, "[redacted]")
 	for k, val := range parsed.Fields {
 		assertNoLeak(t, k)

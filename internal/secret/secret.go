@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -74,36 +75,41 @@ func Field(name string) bool {
 }
 
 // Redact replaces every secret of at least MinSecret bytes in s by
-// "[redacted]", as written or percent-encoded in any part
-// ("Bearer%20sk%2Dproj%2D…", as a server echoes a request's URL or
-// header): the text is read percent-decoded to find them, and the encoded
-// run that decodes to the secret is replaced.
+// "[redacted]", as written, percent-encoded ("Bearer%20sk%2Dproj%2D…", as
+// a server echoes a request's URL or header) or JSON-escaped
+// ("\u0073\u006b-…", as a judge's raw JSON answer may hold it) in any
+// part: the text is read decoded to find them, and the encoded run that
+// decodes to the secret is replaced.
 func Redact(s string, secrets []string) string {
 	for _, secret := range secrets {
 		if len(secret) >= MinSecret {
 			s = strings.ReplaceAll(s, secret, Redacted)
 		}
 	}
-	if strings.IndexByte(s, '%') >= 0 {
+	if strings.IndexByte(s, '%') >= 0 || strings.IndexByte(s, '\\') >= 0 {
 		s = redactEncoded(s, secrets)
 	}
 	return s
 }
 
-// redactEncoded replaces the percent-encoded runs of s that decode to a
-// secret.
+// redactEncoded replaces the percent-encoded or JSON-escaped runs of s
+// that decode to a secret.
 func redactEncoded(s string, secrets []string) string {
 	dec := make([]byte, 0, len(s))
 	from := make([]int, 0, len(s)+1) // from[k] is where dec[k] starts in s
 	for i := 0; i < len(s); {
-		from = append(from, i)
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			dec = append(dec, unhex(s[i+1])<<4|unhex(s[i+2]))
-			i += 3
-			continue
+		switch n, b := escape(s, i); {
+		case n > 0:
+			for range b {
+				from = append(from, i)
+			}
+			dec = append(dec, b...)
+			i += n
+		default:
+			from = append(from, i)
+			dec = append(dec, s[i])
+			i++
 		}
-		dec = append(dec, s[i])
-		i++
 	}
 	from = append(from, len(s))
 	cut := make([]bool, len(s))
@@ -141,6 +147,28 @@ func redactEncoded(s string, secrets []string) string {
 		}
 	}
 	return b.String()
+}
+
+// escape reads the escape at s[i], if one starts there: "%2D", or JSON's
+// "\u002d", "\/", "\\" and "\"". It returns its length in s, 0 when there
+// is none, and the bytes it stands for.
+func escape(s string, i int) (int, []byte) {
+	switch {
+	case s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+		return 3, []byte{unhex(s[i+1])<<4 | unhex(s[i+2])}
+	case s[i] != '\\' || i+1 >= len(s):
+		return 0, nil
+	}
+	switch c := s[i+1]; c {
+	case '/', '\\', '"':
+		return 2, []byte{c}
+	case 'u':
+		if i+5 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
+			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
+			return 6, utf8.AppendRune(nil, r)
+		}
+	}
+	return 0, nil
 }
 
 func isHex(c byte) bool {

@@ -118,6 +118,16 @@ func TestSecretRedactPercentEncoded(t *testing.T) {
 		assert.Equal(t, want, secret.Redact(in, []string{key}), in)
 	}
 	assert.Equal(t, "a%2Db", secret.Redact("a%2Db", []string{"a-b"}), "shorter than MinSecret")
+
+	// JSON escapes, as a judge's raw JSON answer holds an echoed key.
+	for in, want := range map[string]string{
+		`{"label": "\u0073\u006b\u002dproj-SECRETKEY0123456789abcdefXYZ"}`: `{"label": "[redacted]"}`,
+		`key: sk-proj-SECRETKEY0123456789abcdef\u0058\u0059\u005A.`:        `key: [redacted].`,
+		`{"a": "\\", "b": "\u00e9", "c": "\"quoted\""}`:                    `{"a": "\\", "b": "\u00e9", "c": "\"quoted\""}`,
+	} {
+		assert.Equal(t, want, secret.Redact(in, []string{key}), in)
+	}
+	assert.Equal(t, `"[redacted]"`, secret.Redact(`"tok\/abc\/12345678"`, []string{"tok/abc/12345678"}), `JSON's \/`)
 }
 
 // RedactVerdict redacts the label and the keys of Fields, which a judge
