@@ -134,10 +134,10 @@ func withFile(err error, path string) error {
 // twice with different values (keys match ignoring case, as encoding/json
 // matches them), a tool call whose name or arguments are written in two
 // places that disagree ("name" and "function.name", "args" and
-// "arguments"), media parts both in "content" and in "parts". API error bodies, unfinished responses, and tool calls
-// evalkit cannot decode (hosted tools such as web_search_call, Anthropic's
-// server_tool_use) are errors too, never a transcript that silently lacks
-// them.
+// "arguments"), media parts both in "content" and in "parts". API error
+// bodies, unfinished responses, and tool calls evalkit cannot decode
+// (hosted tools such as web_search_call, Anthropic's server_tool_use) are
+// errors too, never a transcript that silently lacks them.
 func Decode(data []byte) (*Transcript, error) {
 	data = trimBOM(data)
 	if len(bytes.TrimSpace(data)) == 0 {

@@ -56,8 +56,8 @@ type AnyOf []any
 // values without an Expression (strings compare with the text, other
 // values with the JSON: say which with an Expression), AllowWrapped or
 // ExtractJSON when the text is compared, an expression that does not
-// compile or is over one of JSONPath's limits, a value encoding/json cannot encode, and a number of magnitude
-// 2^53 or more (as JSONPath). A transcript without an assistant message is
+// compile or is over one of JSONPath's limits, a value encoding/json cannot
+// encode, and a number of magnitude 2^53 or more (as JSONPath). A transcript without an assistant message is
 // an error wrapping ErrNoOutput.
 //
 // Registry type "equals" (alias "exact_match"), params: expected (any JSON

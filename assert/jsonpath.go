@@ -54,8 +54,9 @@ import (
 // yielding a result of more than 2^22 values counted as a tree ("@ | [@,
 // @]" repeated doubles it each time): refused when it compiles for a
 // literal width, else when it runs, whatever the output. An expression
-// that fails on this output (a function given the wrong type) fails. Output that is not JSON fails. The score is the
-// fraction of constraints met (with Session scope, the mean over messages).
+// that fails on this output (a function given the wrong type) fails.
+// Output that is not JSON fails. The score is the fraction of constraints
+// met (with Session scope, the mean over messages).
 // A mismatch with Expected carries a go-cmp diff (-want +got).
 //
 // Registry type "json_path", params: expression (alias jmespath_expression),
@@ -338,7 +339,7 @@ func decodeJSON(raw json.RawMessage) (any, error) {
 }
 
 // overLimit returns the *query.LimitError in err, or nil: an expression
-// asking for more than one evaluation may build is the expression's
+// asking for more than one evaluation may build or do is the expression's
 // fault, an error on its parameter, never a result.
 func overLimit(err error) *query.LimitError {
 	var le *query.LimitError

@@ -267,8 +267,8 @@ func isWordRune(r rune) bool {
 // allowed, as `^\s*$` with NoMatch is a real check ("the answer is not
 // blank"). A pattern no text could match ("[^\x00-\x{10FFFF}]", "$x": text
 // after the end) is an error too, with or without NoMatch: it would pass,
-// or fail, on any text. CRLF line endings read as LF, so (?m)^...$ works on Windows-style
-// text. With Turn scope (the default) it reads the last assistant message;
+// or fail, on any text. CRLF line endings read as LF, so (?m)^...$ works on
+// Windows-style text. With Turn scope (the default) it reads the last assistant message;
 // with Session scope some assistant message must match (with NoMatch, none
 // may). Patterns compile once per process. Score is 1 or 0.
 //

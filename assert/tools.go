@@ -31,8 +31,8 @@ import (
 // verdict: an empty name, one with leading or trailing whitespace, and, when
 // the transcript declares its tools, a near miss of a declared or called
 // name that is itself neither, case ignored (a typo such as "issue_refnd"
-// or "ISSUE_REFUND" would make tools_not_called pass forever). That last cross-check needs the transcript, so Check makes
-// it, not Registry.Build.
+// or "ISSUE_REFUND" would make tools_not_called pass forever). That last
+// cross-check needs the transcript, so Check makes it, not Registry.Build.
 
 func toolChecks() map[string]func(*params) (Check, error) {
 	return map[string]func(*params) (Check, error){

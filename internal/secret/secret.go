@@ -95,26 +95,17 @@ func Redact(s string, secrets []string) string {
 // redactEncoded replaces the percent-encoded or JSON-escaped runs of s
 // that decode to a secret.
 func redactEncoded(s string, secrets []string) string {
-	dec := make([]byte, 0, len(s))
-	from := make([]int, 0, len(s)+1) // from[k] is where dec[k] starts in s
-	for i := 0; i < len(s); {
-		switch n, b := escape(s, i); {
-		case n > 0:
-			for range b {
-				from = append(from, i)
-			}
-			dec = append(dec, b...)
-			i += n
-		default:
-			from = append(from, i)
-			dec = append(dec, s[i])
-			i++
-		}
+	// Decode once to look, and map offsets back only when a secret is
+	// there, which is rare: a judge's raw answer holds many escapes.
+	text := decodeEscapes(s, nil)
+	if !slices.ContainsFunc(secrets, func(secret string) bool { return len(secret) >= MinSecret && strings.Contains(text, secret) }) {
+		return s
 	}
+	from := make([]int, 0, len(s)+1) // from[k] is where the k-th decoded byte starts in s
+	decodeEscapes(s, &from)
 	from = append(from, len(s))
 	cut := make([]bool, len(s))
 	found := false
-	text := string(dec)
 	for _, secret := range secrets {
 		if len(secret) < MinSecret {
 			continue
@@ -147,6 +138,32 @@ func redactEncoded(s string, secrets []string) string {
 		}
 	}
 	return b.String()
+}
+
+// decodeEscapes returns s with its percent and JSON escapes decoded, and
+// when from is not nil appends to it, for each decoded byte, the offset in
+// s where it starts.
+func decodeEscapes(s string, from *[]int) string {
+	dec := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		n, b := escape(s, i)
+		if n == 0 {
+			if from != nil {
+				*from = append(*from, i)
+			}
+			dec = append(dec, s[i])
+			i++
+			continue
+		}
+		for range b {
+			if from != nil {
+				*from = append(*from, i)
+			}
+		}
+		dec = append(dec, b...)
+		i += n
+	}
+	return string(dec)
 }
 
 // escape reads the escape at s[i], if one starts there: "%2D", or JSON's
