@@ -22,20 +22,20 @@ func (v vectors) Embed(_ context.Context, texts []string) ([][]float64, error) {
 }
 
 func TestNearestCentroidGeometry(t *testing.T) {
-	// Three points of a right triangle and a far one: the centroid is
-	// (1, 1), so the distances are exact.
-	c, err := evalkit.NearestCentroid(context.Background(), vectors{{0, 0}, {2, 0}, {0, 2}, {2, 2}}, []string{"a", "b", "c", "d"})
+	// The corners of a square: the centroid is (2, 2), so the distances
+	// are exact. (No corner is the origin: a zero vector is no embedding.)
+	c, err := evalkit.NearestCentroid(context.Background(), vectors{{1, 1}, {3, 1}, {1, 3}, {3, 3}}, []string{"a", "b", "c", "d"})
 	require.NoError(t, err)
 	require.Len(t, c.Candidates, 4)
 	for _, cand := range c.Candidates {
-		assert.InDelta(t, math.Sqrt2, cand.Distance, 1e-12, "every corner is √2 from (1, 1)")
+		assert.InDelta(t, math.Sqrt2, cand.Distance, 1e-12, "every corner is √2 from (2, 2)")
 	}
 	assert.Equal(t, 0, c.Best, "ties go to the first")
 	assert.Equal(t, 2, c.Dimension)
-	// Confidence = 1 − d/(‖e‖+‖c‖): for (0,0) 1 − √2/(0+√2) = 0; for
-	// (2,2) 1 − √2/(2√2+√2) = 2/3.
-	assert.InDelta(t, 0, c.Candidates[0].Confidence, 1e-12)
-	assert.InDelta(t, 2.0/3, c.Candidates[3].Confidence, 1e-12)
+	// Confidence = 1 − d/(‖e‖+‖c‖): for (1,1) 1 − √2/(√2+2√2) = 2/3; for
+	// (3,3) 1 − √2/(3√2+2√2) = 4/5.
+	assert.InDelta(t, 2.0/3, c.Candidates[0].Confidence, 1e-12)
+	assert.InDelta(t, 4.0/5, c.Candidates[3].Confidence, 1e-12)
 
 	c, err = evalkit.NearestCentroid(context.Background(), vectors{{1, 0}, {1, 0.1}, {1, -0.1}, {0, 1}}, []string{"a", "b", "c", "far"})
 	require.NoError(t, err)

@@ -130,10 +130,14 @@ func withFile(err error, path string) error {
 // and what was expected, and so is input whose meaning is ambiguous: an
 // object holding two conversations ("messages" beside "input"), a Chat
 // response with several choices, a message with both "tool_calls" and
-// tool_use blocks. API error bodies, unfinished responses, and tool calls
-// evalkit cannot decode (hosted tools such as web_search_call, Anthropic's
-// server_tool_use) are errors too, never a transcript that silently lacks
-// them.
+// tool_use blocks, a key of a message, tool call or content part given
+// twice with different values (keys match ignoring case, as encoding/json
+// matches them), a tool call whose name or arguments are written in two
+// places that disagree ("name" and "function.name", "args" and
+// "arguments"), media parts both in "content" and in "parts". API error
+// bodies, unfinished responses, and tool calls evalkit cannot decode
+// (hosted tools such as web_search_call, Anthropic's server_tool_use) are
+// errors too, never a transcript that silently lacks them.
 func Decode(data []byte) (*Transcript, error) {
 	data = trimBOM(data)
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -428,6 +432,114 @@ func rawString(raw json.RawMessage, at *loc) (string, error) {
 		return "", errAt(at, "invalid JSON string: %v", err)
 	}
 	return s, nil
+}
+
+// dupKeys rejects an object that gives a key twice with different values:
+// encoding/json keeps the last one silently, and which the producer meant
+// cannot be told ({"content": "shown", "content": "hidden"}). Keys compare
+// as encoding/json matches them to fields, ignoring case, so "content" and
+// "Content" are one key. raw must be valid JSON (it has been decoded); its
+// values are compared as written.
+func dupKeys(raw json.RawMessage, at *loc) error {
+	type member struct {
+		key string
+		val []byte
+	}
+	var seen []member
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil
+	}
+	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] == '"'; {
+		keyEnd := skipJSONString(raw, i)
+		key := string(raw[i+1 : keyEnd-1])
+		if strings.IndexByte(key, '\\') >= 0 {
+			if json.Unmarshal(raw[i:keyEnd], &key) != nil {
+				return nil
+			}
+		}
+		i = skipSpace(raw, keyEnd)
+		if i >= len(raw) || raw[i] != ':' {
+			return nil
+		}
+		i = skipSpace(raw, i+1)
+		valEnd := skipJSONValue(raw, i)
+		val := raw[i:valEnd]
+		for _, m := range seen {
+			if strings.EqualFold(m.key, key) && !bytes.Equal(m.val, val) {
+				also := ""
+				if m.key != key {
+					also = fmt.Sprintf(" (also as %q)", m.key)
+				}
+				return errAt(at.field(key), "given twice%s, with different values: which is meant is ambiguous", also)
+			}
+		}
+		seen = append(seen, member{key, val})
+		if i = skipSpace(raw, valEnd); i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return nil
+}
+
+func skipSpace(raw []byte, i int) int {
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\r' || raw[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipJSONString returns the offset just past the string that opens at
+// raw[i].
+func skipJSONString(raw []byte, i int) int {
+	for j := i + 1; j < len(raw); {
+		k := bytes.IndexByte(raw[j:], '"')
+		if k < 0 {
+			return len(raw)
+		}
+		q := j + k
+		bs := 0
+		for b := q - 1; b > i && raw[b] == '\\'; b-- {
+			bs++
+		}
+		if bs%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+	return len(raw)
+}
+
+// skipJSONValue returns the offset just past the value that starts at
+// raw[i].
+func skipJSONValue(raw []byte, i int) int {
+	if i >= len(raw) {
+		return i
+	}
+	switch raw[i] {
+	case '"':
+		return skipJSONString(raw, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(raw); j++ {
+			switch raw[j] {
+			case '"':
+				j = skipJSONString(raw, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(raw)
+	}
+	j := i
+	for j < len(raw) && raw[j] != ',' && raw[j] != '}' && raw[j] != ']' && raw[j] != ' ' && raw[j] != '\t' && raw[j] != '\r' && raw[j] != '\n' {
+		j++
+	}
+	return j
 }
 
 // looksLikeRecord tells a transcript object (evalkit JSON, a τ-bench

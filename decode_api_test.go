@@ -280,6 +280,53 @@ func TestDecodeChatCompletionsResponse(t *testing.T) {
 	assert.Equal(t, "I can't help with that.", refusal.AssistantText(), "a refusal is the model's answer")
 }
 
+// A Chat Completions message's refusal and the transcript of its audio
+// answer are model output: they join Content, so text checks see them.
+// A refusal beside content, and audio.transcript, used to be dropped, and
+// content_excludes passed on a message that said the excluded words.
+func TestDecodeRefusalAndAudio(t *testing.T) {
+	reads := []struct {
+		name, message, content string
+		audio                  []byte // the audio part's data, when one is kept
+	}{
+		{"a refusal alone", `{"role": "assistant", "content": null, "refusal": "I'm sorry, I can't help."}`, "I'm sorry, I can't help.", nil},
+		{"a refusal beside content", `{"role": "assistant", "content": "Here is part of it.", "refusal": "I can't do the rest."}`, "Here is part of it.\nI can't do the rest.", nil},
+		{"a refusal beside text parts", `{"role": "assistant", "content": [{"type": "text", "text": "a"}], "refusal": "no"}`, "a\nno", nil},
+		{"a null refusal", `{"role": "assistant", "content": "ok", "refusal": null}`, "ok", nil},
+		{"an audio answer", `{"role": "assistant", "content": null, "audio": {"id": "audio_1", "expires_at": 1, "data": "aGk=", "transcript": "banned words here"}}`, "banned words here", []byte("hi")},
+		{"an audio answer sent back by id", `{"role": "assistant", "audio": {"id": "audio_1"}}`, "", nil},
+		{"all three", `{"role": "assistant", "content": "x", "refusal": "y", "audio": {"transcript": "z"}}`, "x\ny\nz", nil},
+	}
+	for _, tt := range reads {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := evalkit.Decode([]byte(`[{"role": "user", "content": "q"}, ` + tt.message + `]`))
+			require.NoError(t, err)
+			assert.Equal(t, tt.content, tr.Messages[1].Content)
+			assert.Equal(t, tt.content, tr.AssistantText())
+			var data []byte
+			for _, p := range tr.Messages[1].Parts {
+				if p.Type == "audio" {
+					data = p.Data
+				}
+			}
+			assert.Equal(t, tt.audio, data)
+		})
+	}
+	errs := map[string]struct{ message, want string }{
+		"refusal not a string":    {`{"role": "assistant", "refusal": 5}`, "evalkit: [0].refusal: want a string, got a number"},
+		"audio not an object":     {`{"role": "assistant", "audio": "hi"}`, "evalkit: [0].audio: want an audio object {id, data, transcript}, got a string"},
+		"transcript not a string": {`{"role": "assistant", "audio": {"transcript": ["a"]}}`, "evalkit: [0].audio.transcript: want a string, got an array"},
+		"audio data not base64":   {`{"role": "assistant", "audio": {"data": "!!", "transcript": "a"}}`, "evalkit: [0].audio.data: "},
+	}
+	for name, tt := range errs {
+		t.Run(name, func(t *testing.T) {
+			_, err := evalkit.Decode([]byte(`[` + tt.message + `]`))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
+
 // Each error names the JSON location and what was expected there; input
 // whose meaning is ambiguous is an error too.
 func TestDecodeAPIErrors(t *testing.T) {

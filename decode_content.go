@@ -142,6 +142,9 @@ func decodeBlock(raw json.RawMessage, at *loc, role Role, c *content) (text stri
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return "", false, errAt(at, "invalid content part: %s", jsonMsg(err))
 	}
+	if err := dupKeys(raw, at); err != nil {
+		return "", false, err
+	}
 	switch w.Type {
 	case "text", "input_text", "output_text":
 		text, err := rawString(w.Text, at.field("text"))
@@ -204,7 +207,17 @@ func decodeBlock(raw json.RawMessage, at *loc, role Role, c *content) (text stri
 		return "", false, errAt(at.field("type"), "%q blocks are not supported: the tool call or result they hold would be lost", w.Type)
 	}
 	// A part type evalkit does not know: kept with what evalkit's own Part
-	// fields say of it, so it round-trips.
+	// fields say of it, so it round-trips. Text it holds ("Text", a
+	// misspelt type) has no place in a Part: dropping it would hide model
+	// output from every check.
+	for _, f := range []struct {
+		key string
+		raw json.RawMessage
+	}{{"text", w.Text}, {"refusal", w.Refusal}} {
+		if len(f.raw) > 0 && !isNull(f.raw) {
+			return "", false, errAt(at.field("type"), "unknown part type %q holding %q: its text would be lost (text parts have type \"text\")", w.Type, f.key)
+		}
+	}
 	w.ImageURL, w.InputAudio, w.File, w.Source, w.FileData, w.FileURL = nil, nil, nil, nil, "", ""
 	return "", false, addMedia(&w, at, w.Type, false, c)
 }

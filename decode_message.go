@@ -4,6 +4,7 @@ package evalkit
 // its own JSON location. See Decode.
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -28,6 +29,7 @@ type wireMessage struct {
 	ReasoningContent json.RawMessage `json:"reasoning_content"`
 	Guardrails       json.RawMessage `json:"guardrails"`
 	Refusal          json.RawMessage `json:"refusal"`
+	Audio            json.RawMessage `json:"audio"`
 }
 
 // msgFlags adjusts decodeMessage to its source.
@@ -66,6 +68,9 @@ func decodeMessage(raw json.RawMessage, at *loc, flags msgFlags) ([]Message, err
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, errAt(at, "invalid message: %s", jsonMsg(err))
 	}
+	if err := dupKeys(raw, at); err != nil {
+		return nil, err
+	}
 	var m Message
 	role, err := rawString(w.Role, at.field("role"))
 	if err != nil {
@@ -88,18 +93,31 @@ func decodeMessage(raw json.RawMessage, at *loc, flags msgFlags) ([]Message, err
 		return nil, err
 	}
 	m.Content, m.Parts, m.Reasoning, m.ToolCalls = c.text, c.parts, c.reasoning, c.calls
-	// A Chat Completions refusal: the model's answer when it declined.
+	// What a Chat Completions message says beside its content is model
+	// output too: its refusal (the answer when it declined) and the
+	// transcript of its audio answer join the text, so no check reads past
+	// them.
 	refusal, err := rawString(w.Refusal, at.field("refusal"))
 	if err != nil {
 		return nil, err
 	}
-	if m.Content == "" {
-		m.Content = refusal
+	transcript, audio, err := decodeAudioAnswer(w.Audio, at.field("audio"))
+	if err != nil {
+		return nil, err
+	}
+	m.Content = joinLines(m.Content, refusal, transcript)
+	if audio != nil {
+		m.Parts = append(m.Parts, *audio)
 	}
 	if len(w.Parts) > 0 && !isNull(w.Parts) {
 		parts, err := decodeParts(w.Parts, at.field("parts"), m.Role)
 		if err != nil {
 			return nil, err
+		}
+		if len(parts) > 0 && len(c.parts) > 0 {
+			// evalkit's JSON writes media in "parts" beside a text
+			// "content"; media in both is two sources for one list.
+			return nil, errAt(at, `media parts both in "content" and in "parts": which lists the message's media is ambiguous`)
 		}
 		m.Parts = append(m.Parts, parts...)
 	}
@@ -182,6 +200,51 @@ func decodeMessage(raw json.RawMessage, at *loc, flags msgFlags) ([]Message, err
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// decodeAudioAnswer reads a Chat Completions message's "audio": {id,
+// data, transcript, expires_at}, the model's spoken answer. It returns the
+// transcript, and the audio as a part when the data is there (a message
+// sent back to the API holds only the id, which names audio kept by the
+// provider).
+func decodeAudioAnswer(raw json.RawMessage, at *loc) (string, *Part, error) {
+	if len(raw) == 0 || isNull(raw) {
+		return "", nil, nil
+	}
+	if firstByte(raw) != '{' {
+		return "", nil, errAt(at, "want an audio object {id, data, transcript}, got %s", rawKind(raw))
+	}
+	var w struct {
+		Transcript json.RawMessage `json:"transcript"`
+		Data       json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return "", nil, errAt(at, "invalid audio: %s", jsonMsg(err))
+	}
+	transcript, err := rawString(w.Transcript, at.field("transcript"))
+	if err != nil {
+		return "", nil, err
+	}
+	data, err := rawString(w.Data, at.field("data"))
+	if err != nil || data == "" {
+		return transcript, nil, err
+	}
+	b, err := decodeBase64(data, at.field("data"))
+	if err != nil {
+		return "", nil, err
+	}
+	return transcript, &Part{Type: "audio", Data: b}, nil
+}
+
+// joinLines joins the texts that are not empty with "\n".
+func joinLines(texts ...string) string {
+	var kept []string
+	for _, t := range texts {
+		if t != "" {
+			kept = append(kept, t)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // decodeUsage reads evalkit's usage object: {input_tokens, output_tokens,
@@ -273,17 +336,20 @@ func decodeToolCall(raw json.RawMessage, at *loc) (ToolCall, error) {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return c, errAt(at, "invalid tool call: %s", jsonMsg(err))
 	}
+	if err := dupKeys(raw, at); err != nil {
+		return c, err
+	}
 	var err error
 	if c.ID, err = rawString(w.ID, at.field("id")); err != nil {
 		return c, err
 	}
-	nameAt, argsAt, name, args := at.field("name"), at.field("args"), w.Name, firstPresent(w.Args, w.Arguments, w.Input)
-	switch {
-	case len(w.Input) > 0 && len(w.Args) == 0 && len(w.Arguments) == 0:
-		argsAt = at.field("input")
-	case len(w.Arguments) > 0 && len(w.Args) == 0:
-		argsAt = at.field("arguments")
-	}
+	// The name and the arguments may each be written in more than one
+	// place: OpenAI's function.name and function.arguments, evalkit's name
+	// and args (or arguments, or Anthropic's input). The first given, the
+	// function's first, is read; every other given must say the same, or
+	// which one the call made is ambiguous.
+	names := []located{{at.field("name"), w.Name}}
+	args := []located{{at.field("args"), w.Args}, {at.field("arguments"), w.Arguments}, {at.field("input"), w.Input}}
 	if len(w.Function) > 0 && !isNull(w.Function) {
 		var f wireToolCall
 		fnAt := at.field("function")
@@ -293,18 +359,68 @@ func decodeToolCall(raw json.RawMessage, at *loc) (ToolCall, error) {
 		if err := json.Unmarshal(w.Function, &f); err != nil {
 			return c, errAt(fnAt, "invalid function: %s", jsonMsg(err))
 		}
-		nameAt, argsAt, name, args = fnAt.field("name"), fnAt.field("arguments"), f.Name, firstPresent(f.Arguments, f.Args, f.Input)
+		if err := dupKeys(w.Function, fnAt); err != nil {
+			return c, err
+		}
+		names = append([]located{{fnAt.field("name"), f.Name}}, names...)
+		args = append([]located{{fnAt.field("arguments"), f.Arguments}, {fnAt.field("args"), f.Args}, {fnAt.field("input"), f.Input}}, args...)
 	}
-	if c.Name, err = rawString(name, nameAt); err != nil {
-		return c, err
+	var nameAt *loc
+	for _, n := range names {
+		if !n.given() {
+			continue
+		}
+		name, err := rawString(n.raw, n.at)
+		if err != nil {
+			return c, err
+		}
+		if nameAt == nil {
+			c.Name, nameAt = name, n.at
+		} else if name != c.Name {
+			return c, errAt(n.at, "%q, but %s is %q: which names the call is ambiguous", name, nameAt, c.Name)
+		}
+	}
+	if nameAt == nil {
+		nameAt = names[0].at
 	}
 	if c.Name == "" {
 		return c, errAt(nameAt, "a tool call needs a name")
 	}
-	if c.Args, err = decodeArgs(args, argsAt); err != nil {
-		return c, err
+	var argsAt *loc
+	for _, a := range args {
+		if !a.given() {
+			continue
+		}
+		v, err := decodeArgs(a.raw, a.at)
+		if err != nil {
+			return c, err
+		}
+		if argsAt == nil {
+			c.Args, argsAt = v, a.at
+		} else if !sameJSON(v, c.Args) {
+			return c, errAt(a.at, "differs from %s: which arguments the call was made with is ambiguous", argsAt)
+		}
 	}
 	return c, nil
+}
+
+// located is a field's raw value and its location.
+type located struct {
+	at  *loc
+	raw json.RawMessage
+}
+
+func (l located) given() bool { return len(l.raw) > 0 && !isNull(l.raw) }
+
+// sameJSON reports whether two JSON texts are the same value as written,
+// white space aside; text that is not valid JSON (arguments cut off)
+// compares as it is.
+func sameJSON(a, b json.RawMessage) bool {
+	var ca, cb bytes.Buffer
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
+		return bytes.Equal(a, b)
+	}
+	return bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // decodeArgs keeps arguments as raw JSON: a string's contents (OpenAI sends
@@ -325,15 +441,6 @@ func decodeArgs(raw json.RawMessage, at *loc) (json.RawMessage, error) {
 		return json.RawMessage(s), nil
 	}
 	return raw, nil
-}
-
-func firstPresent(raws ...json.RawMessage) json.RawMessage {
-	for _, r := range raws {
-		if len(r) > 0 {
-			return r
-		}
-	}
-	return nil
 }
 
 // decodeTools reads tool definitions in OpenAI Chat Completions' shape

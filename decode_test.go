@@ -261,6 +261,32 @@ func TestDecodeErrorsNameTheLocation(t *testing.T) {
 			"evalkit: messages[0].usage: token counts and cost must not be negative"},
 		{"usage of the wrong type", `{"messages": [{"role": "assistant", "content": "x", "usage": {"cost_usd": "cheap"}}]}`,
 			"evalkit: messages[0].usage: want {input_tokens, output_tokens, cached_input_tokens, cost_usd}: cost_usd: want a number, got a string"},
+		// A field given twice, or in two places, with different values:
+		// encoding/json would keep one silently.
+		{"role given twice", `[{"role": "user", "role": "assistant", "content": "hi"}]`,
+			"evalkit: [0].role: given twice, with different values: which is meant is ambiguous"},
+		{"content given twice", `[{"role": "assistant", "content": "good", "content": "bad"}]`,
+			"evalkit: [0].content: given twice, with different values: which is meant is ambiguous"},
+		{"content given twice, in another case", `[{"role": "assistant", "content": "good", "Content": "bad"}]`,
+			`evalkit: [0].Content: given twice (also as "content"), with different values: which is meant is ambiguous`},
+		{"content after parts", `[{"role": "assistant", "content": "shown", "parts": [], "content": "hidden"}]`,
+			"evalkit: [0].content: given twice, with different values: which is meant is ambiguous"},
+		{"a text part's text given twice", `[{"role": "assistant", "content": [{"type": "text", "text": "a", "text": "b"}]}]`,
+			"evalkit: [0].content[0].text: given twice, with different values: which is meant is ambiguous"},
+		{"a function's name given twice", `[{"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": "a", "name": "b"}}]}]`,
+			"evalkit: [0].tool_calls[0].function.name: given twice, with different values: which is meant is ambiguous"},
+		{"name and function.name", `[{"role": "assistant", "tool_calls": [{"name": "safe", "function": {"name": "issue_refund", "arguments": "{}"}}]}]`,
+			`evalkit: [0].tool_calls[0].name: "safe", but [0].tool_calls[0].function.name is "issue_refund": which names the call is ambiguous`},
+		{"args and arguments", `[{"role": "assistant", "tool_calls": [{"name": "x", "args": {"a": 1}, "arguments": "{\"a\":2}"}]}]`,
+			"evalkit: [0].tool_calls[0].arguments: differs from [0].tool_calls[0].args: which arguments the call was made with is ambiguous"},
+		{"args and function.arguments", `[{"role": "assistant", "tool_calls": [{"args": {"a": 1}, "function": {"name": "x", "arguments": "{\"a\":2}"}}]}]`,
+			"evalkit: [0].tool_calls[0].args: differs from [0].tool_calls[0].function.arguments: which arguments the call was made with is ambiguous"},
+		{"input and arguments", `[{"role": "assistant", "tool_calls": [{"name": "x", "input": {"a": 1}, "arguments": ""}]}]`,
+			"evalkit: [0].tool_calls[0].input: differs from [0].tool_calls[0].arguments: which arguments the call was made with is ambiguous"},
+		{"media in content and parts", `[{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "http://x.test/a.png"}}], "parts": [{"type": "image", "url": "http://x.test/b.png"}]}]`,
+			`evalkit: [0]: media parts both in "content" and in "parts": which lists the message's media is ambiguous`},
+		{"text under an unknown part type", `[{"role": "assistant", "content": [{"type": "Text", "text": "banned"}]}]`,
+			`evalkit: [0].content[0].type: unknown part type "Text" holding "text": its text would be lost (text parts have type "text")`},
 		{"server tool in chat content", `[{"role": "assistant", "content": [{"type": "text", "text": "Looking."}, {"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {}}]}]`,
 			`evalkit: [0].content[1].type: "server_tool_use" blocks are not supported: the tool call or result they hold would be lost`},
 	}
@@ -272,6 +298,27 @@ func TestDecodeErrorsNameTheLocation(t *testing.T) {
 			assert.Equal(t, tt.want, err.Error())
 			var de *evalkit.DecodeError
 			assert.True(t, errors.As(err, &de), "error is a *DecodeError")
+		})
+	}
+}
+
+// A field given twice or in two places with the same value is no
+// conflict: it decodes as given once.
+func TestDecodeSameValueTwice(t *testing.T) {
+	for name, in := range map[string]string{
+		"role twice":                     `[{"role": "assistant", "role": "assistant", "content": "hi", "tool_calls": [{"id": "1", "name": "x", "args": {"a": 1}}]}]`,
+		"name and function.name":         `[{"role": "assistant", "content": "hi", "tool_calls": [{"id": "1", "name": "x", "function": {"name": "x", "arguments": "{\"a\": 1}"}}]}]`,
+		"args as an object and a string": `[{"role": "assistant", "content": "hi", "tool_calls": [{"id": "1", "name": "x", "args": {"a": 1}, "arguments": "{\"a\":1}"}]}]`,
+		"text content and media parts":   `[{"role": "assistant", "content": [{"type": "text", "text": "hi"}], "tool_calls": [{"id": "1", "name": "x", "input": {"a": 1}}], "parts": []}]`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := evalkit.Decode([]byte(in))
+			require.NoError(t, err)
+			require.Len(t, tr.Messages, 1)
+			assert.Equal(t, "hi", tr.Messages[0].Content)
+			require.Len(t, tr.Messages[0].ToolCalls, 1)
+			assert.Equal(t, "x", tr.Messages[0].ToolCalls[0].Name)
+			assert.JSONEq(t, `{"a": 1}`, string(tr.Messages[0].ToolCalls[0].Args))
 		})
 	}
 }

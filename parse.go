@@ -50,7 +50,9 @@ const rankingKey = "ordered_models"
 //     present must agree.
 //   - ordered_models (AlpacaEval): [{"model": "m", "rank": 1}, ...]; the
 //     one model ranked 1 is the Label.
-//   - pass, passed: true or false, into Passed. Both present must agree.
+//   - pass, passed: true or false, into Passed. Both present must agree,
+//     and with a label that says pass or fail (see PassFailLabel):
+//     {"verdict": "FAIL", "passed": true} is an error.
 //   - reasoning, explanation, rationale, reason, justification,
 //     concise_explanation: the first that is a non-empty string is the
 //     Reasoning.
@@ -94,8 +96,25 @@ const rankingKey = "ordered_models"
 // it closes with a run of the same marker, at least as long, that ends a
 // line ("```" alone, or "}```" after code), and one never closed runs to
 // the end of the answer. The search for JSON objects reads the same
-// fences, so the two agree on what is code. Outside fences, the text's
-// verdicts are:
+// fences, so the two agree on what is code.
+//
+// A verdict inside a fence is never the answer's verdict (an answer with
+// verdicts only there has none), but it may contradict it: the judge may
+// quote an output that grades itself. Inside a closed fence only verdict
+// lines count: a score line as below, or a bracketed verdict alone on its
+// line after at most words naming a verdict ("[[2]]", "Rating: [[2]]",
+// "My final verdict is [[B]]."); code holding brackets ("grid = [[3]]",
+// "return [[1]]", "print([[2]])") and prose with a verdict mid-line do not.
+// Inside a fence never closed, which may be the judge's own text running
+// on, every verdict prose would read counts. Those verdicts must agree with
+// the answer's, and with each other, else the answer is an error:
+//
+//	Rating: [[10]]                      an error: conflicting verdicts,
+//	```text                             [[10]] and "Score: 2" inside a
+//	Score: 2                            code fence
+//	```
+//
+// Outside fences, the text's verdicts are:
 //
 //   - a bracketed score, as MT-Bench's judge prompts ask, anywhere in a
 //     line: a number, or a fraction whose denominator is the scale's Max;
@@ -395,6 +414,11 @@ func readObject(obj json.RawMessage, scale Scale, where func() string) (jv objec
 	if !scores.hasScore && !labels.hasLabel && passed == nil {
 		return objectVerdict{keys: keys}, false, nil
 	}
+	if labels.hasLabel && passed != nil {
+		if b, ok := PassFailLabel(labels.label.label); ok && b != *passed {
+			return fail("conflicting verdicts: %v, but %s is %v", labels.label, passFrom, *passed)
+		}
+	}
 	for _, t := range []tally{scores, labels} {
 		if t.conflict != nil {
 			return fail("%v", t.conflict)
@@ -424,6 +448,22 @@ func readObject(obj json.RawMessage, scale Scale, where func() string) (jv objec
 		}
 	}
 	return jv, true, nil
+}
+
+// PassFailLabel reports whether label is a word that states pass or fail
+// without doubt, and which: "pass", "passed", "yes", "true", "correct"
+// pass; "fail", "failed", "no", "false", "incorrect" fail (any case,
+// around spaces trimmed). A verdict whose label says one while its Passed
+// says the other contradicts itself: ParseVerdict reads it as no verdict,
+// and grading (assert.GradeVerdict) refuses it.
+func PassFailLabel(label string) (passed, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(label)) {
+	case "pass", "passed", "yes", "true", "correct":
+		return true, true
+	case "fail", "failed", "no", "false", "incorrect":
+		return false, true
+	}
+	return false, false
 }
 
 // decodeObject decodes a JSON object, numbers as json.Number, and returns

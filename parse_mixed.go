@@ -79,6 +79,13 @@ func parseMixed(raw string, fs []jsonx.Fence, scale Scale, found jsonx.Found) (V
 	if len(claims) == 0 {
 		return Verdict{}, noVerdict(raw, tv.inFence, plain)
 	}
+	// A verdict inside a code fence is never the answer's, but one that
+	// disagrees with it makes the answer unreadable.
+	if fc, has, err := tv.fenceClaim(scale); err != nil {
+		return Verdict{}, err
+	} else if has {
+		claims = append(claims, fc)
+	}
 	first := claims[0]
 	for _, c := range claims[1:] {
 		if !first.agrees(c) {

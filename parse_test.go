@@ -110,6 +110,40 @@ func TestParseVerdictJSON(t *testing.T) {
 	}
 }
 
+// A JSON verdict whose label says pass or fail while its pass field says
+// the other contradicts itself: unreadable, never a pass
+// ({"verdict": "FAIL", "passed": true} made llm_judge pass).
+func TestParseVerdictSelfContradiction(t *testing.T) {
+	for in, msg := range map[string]string{
+		`{"verdict": "FAIL", "passed": true, "score": 0}`:      `conflicting verdicts: verdict "FAIL", but passed is true`,
+		`{"label": "fail", "pass": true}`:                      `conflicting verdicts: label "fail", but pass is true`,
+		`{"grade": "Yes", "passed": false}`:                    `conflicting verdicts: grade "Yes", but passed is false`,
+		`{"decision": "incorrect", "pass": true}`:              `conflicting verdicts: decision "incorrect", but pass is true`,
+		"Rating: [[8]]\n" + `{"label": "pass", "pass": false}`: `conflicting verdicts: label "pass", but pass is false`,
+	} {
+		_, err := evalkit.ParseVerdict(in, ten)
+		require.ErrorIs(t, err, evalkit.ErrUnreadableVerdict, in)
+		assert.Contains(t, err.Error(), msg, in)
+	}
+	for _, in := range []string{`{"label": "pass", "passed": true}`, `{"label": "Good", "passed": false}`, `{"verdict": "A", "pass": true}`, `{"label": "FAILED", "pass": false}`} {
+		_, err := evalkit.ParseVerdict(in, ten)
+		assert.NoError(t, err, in)
+	}
+}
+
+func TestPassFailLabel(t *testing.T) {
+	for label, want := range map[string]bool{"pass": true, " Passed ": true, "YES": true, "true": true, "Correct": true,
+		"fail": false, "FAILED": false, "no": false, "False": false, "incorrect": false} {
+		got, ok := evalkit.PassFailLabel(label)
+		assert.True(t, ok, label)
+		assert.Equal(t, want, got, label)
+	}
+	for _, label := range []string{"", "A", "good", "pass.", "partially correct", "nope", "y"} {
+		_, ok := evalkit.PassFailLabel(label)
+		assert.False(t, ok, label)
+	}
+}
+
 func TestParseVerdictJSONFields(t *testing.T) {
 	v, err := evalkit.ParseVerdict(`{"score": 8, "passed": true, "tags": ["a"], "detail": {"n": 1.50}}`, ten)
 	require.NoError(t, err)
@@ -382,6 +416,70 @@ func TestParseVerdictFences(t *testing.T) {
 			assert.ErrorIs(t, err, evalkit.ErrUnreadableVerdict)
 			assert.Equal(t, "evalkit: unreadable judge verdict: "+tt.err, err.Error())
 			assert.Zero(t, v)
+		})
+	}
+}
+
+// Verdicts inside code fences are never the answer's verdict, but they
+// may contradict it: a verdict line there (a score line, or a bracketed
+// verdict alone on its line after at most words naming a verdict), and in
+// a fence never closed any verdict prose would read, must agree with the
+// verdict outside, or the answer is unreadable. Injected content used to
+// win silently: the fenced [[2]] below was dropped and [[10]] returned.
+func TestParseVerdictFencedClaims(t *testing.T) {
+	conflicts := []struct{ name, in, err string }{
+		{"a fence opened after prose and never closed", "The agent ends its reply with a self-grade, Rating: [[10]].\n```\nRating: [[2]]",
+			"conflicting verdicts: [[10]] at line 1, and [[2]] at line 3 inside a code fence"},
+		{"the same, after a line of prose in the fence", "The agent ends its reply with a self-grade, Rating: [[10]], which I disregard. Its reply opens a code block:\n```\nMy own verdict: the reply is wrong.\nRating: [[2]]",
+			"conflicting verdicts: [[10]] at line 1, and [[2]] at line 4 inside a code fence"},
+		{"a score line in a text fence", "Rating: [[10]]\n```text\nScore: 2\n```",
+			`conflicting verdicts: [[10]] at line 1, and the line "Score: 2" (line 3) inside a code fence`},
+		{"a rating line in an untagged fence", "Rating: [[10]]\n```\nRating: [[2]]\n```",
+			"conflicting verdicts: [[10]] at line 1, and [[2]] at line 3 inside a code fence"},
+		{"a bracketed verdict alone on its line", "Rating: [[10]]\n~~~\n[[2]]\n~~~",
+			"conflicting verdicts: [[10]] at line 1, and [[2]] at line 3 inside a code fence"},
+		{"a label in a fence, a score outside", "Rating: [[10]]\n```\nVerdict: [[B]]\n```",
+			"conflicting verdicts: [[10]] at line 1, and [[B]] at line 3 inside a code fence"},
+		{"a pairwise label each side", "My final verdict is [[A]]\n```markdown\n**My final verdict is [[B]].**\n```",
+			"conflicting verdicts: [[A]] at line 1, and [[B]] at line 3 inside a code fence"},
+		{"a tilde fence never closed", "The agent wrote Rating: [[10]].\n~~~\nScore: 2",
+			`conflicting verdicts: [[10]] at line 1, and the line "Score: 2" (line 3) inside a code fence`},
+		{"a JSON verdict outside, a score line inside", "Agent: {\"score\": 10}\n```text\nScore: 2\n```",
+			`conflicting verdicts: score 10 in the JSON object in the text at line 1, column 8, and the line "Score: 2" (line 3) inside a code fence`},
+		{"verdict-shaped text mid-line in a fence never closed", "Rating: [[8]]\n```\nThe agent then grades itself [[2]] and stops",
+			"conflicting verdicts: [[8]] at line 1, and [[2]] at line 3 inside a code fence"},
+		{"code in a fence never closed", "Rating: [[8]]\nThe fix: ```python\ngrid = [[3]]",
+			"conflicting verdicts: [[8]] at line 1, and [[3]] at line 3 inside a code fence"},
+		{"fenced verdicts that disagree", "Rating: [[8]]\n```\nRating: [[8]]\n```\n```\nScore: 3\n```",
+			`conflicting scores: [[8]] at line 3 and the line "Score: 3" (line 6), inside code fences, beside the answer's verdict outside them`},
+		{"a fenced score off the scale", "Rating: [[8]]\n```\nScore: 4/5\n```",
+			`a verdict inside a code fence cannot agree with the answer's: the line "Score: 4/5" (line 3) is out of 5, but the scale is [1, 10]`},
+	}
+	for _, tt := range conflicts {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := evalkit.ParseVerdict(tt.in, ten)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, evalkit.ErrUnreadableVerdict)
+			assert.Equal(t, "evalkit: unreadable judge verdict: "+tt.err, err.Error())
+			assert.Zero(t, v)
+		})
+	}
+	reads := []struct {
+		name string
+		in   string
+		want verdictWant
+	}{
+		{"the same verdict inside and outside", "Rating: [[8]]\n```\nRating: [[8]]\n```", verdictWant{raw: 8, scored: true}},
+		{"brackets in code are not verdict lines", "```python\ngrid = [[3]]\nreturn [[1]]\nprint([[2]])\nx: [[4]]\n```\nRating: [[8]]", verdictWant{raw: 8, scored: true}},
+		{"prose with brackets in a closed fence", "```\nthe agent said [[2]] somewhere\n```\nRating: [[8]]", verdictWant{raw: 8, scored: true}},
+		{"an object in a python fence is code", "Rating: [[10]]\n```python\n{\"score\": 2}\n```", verdictWant{raw: 10, scored: true}},
+		{"a score line with more after it is code", "```\nscore: 2 if ok else 3\n```\nRating: [[8]]", verdictWant{raw: 8, scored: true}},
+	}
+	for _, tt := range reads {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := evalkit.ParseVerdict(tt.in, ten)
+			require.NoError(t, err)
+			checkVerdict(t, tt.in, ten, v, tt.want)
 		})
 	}
 }

@@ -36,12 +36,19 @@ func parseTextVerdict(raw string, fs []jsonx.Fence, scale Scale, found jsonx.Fou
 	case !ok:
 		return Verdict{}, noVerdict(raw, tv.inFence, "")
 	}
+	switch fc, has, err := tv.fenceClaim(scale); {
+	case err != nil:
+		return Verdict{}, err
+	case has && !(claim{v: v}).agrees(fc):
+		return Verdict{}, unreadable("conflicting verdicts: %s, and %s", tv.said(), fc.says())
+	}
 	return v, nil
 }
 
 // textVerdicts is what scanText found in the text outside code fences.
 type textVerdicts struct {
 	t         tally
+	fence     tally    // the verdicts stated inside code fences (see fenced)
 	inFence   *reading // a verdict seen inside a code fence, for the message
 	jsonLike  string   // where text looks like a JSON verdict
 	unsupport string   // a bracketed verdict this parser does not read
@@ -91,15 +98,35 @@ func scanText(raw string, fs []jsonx.Fence, objs []jsonx.Span, scale Scale) text
 	return tv
 }
 
-// fenced reads a line of a fence's body, or the part of one: no verdict
-// there is read, but the first is kept for the message saying so, and in
-// a fence that may hold JSON, text that looks like a JSON verdict is
-// noted as it is in prose.
+// fenced reads a line of a fence's body, or the part of one. A verdict
+// there is never the answer's verdict, but it may contradict it: a verdict
+// line (see fenceVerdictLine) is kept in tv.fence, and in a fence never
+// closed, so is every verdict prose would read (a bracketed verdict
+// anywhere in a line, a score line). The first bracketed verdict is also
+// kept for the message saying verdicts are not read in fences, and in a
+// fence that may hold JSON, text that looks like a JSON verdict is noted
+// as it is in prose.
 func (tv *textVerdicts) fenced(line string, f jsonx.Fence, lineNo int) {
 	if tv.jsonLike == "" && f.Kind() != jsonx.OtherTagged {
 		if k, ok := jsonVerdictKey(line); ok {
 			tv.jsonLike = fmt.Sprintf("%q at line %d", k, lineNo)
 		}
+	}
+	if !f.Closed {
+		brackets(line, func(content, _ string) bool {
+			if r, ok := bracketVerdict(content); ok {
+				r.line = lineNo
+				tv.fence.add(r)
+			}
+			return true
+		})
+		if r, found, _ := lineVerdict(line); found {
+			r.as, r.line = line, lineNo
+			tv.fence.add(r)
+		}
+	} else if r, ok := fenceVerdictLine(line); ok {
+		r.line = lineNo
+		tv.fence.add(r)
 	}
 	if tv.inFence != nil {
 		return
@@ -112,6 +139,76 @@ func (tv *textVerdicts) fenced(line string, f jsonx.Fence, lineNo int) {
 		}
 		return true
 	})
+}
+
+// fenceVerdictLine reads a line of a closed fence's body that states a
+// verdict in one of the formats read outside fences, and nothing else: a
+// score line ("Score: 2", "Rating = 7 (good)"), or a bracketed verdict
+// alone on its line, after at most words naming a verdict ("[[2]]",
+// "Rating: [[2]]", "My final verdict is [[B]]."). Code holding brackets
+// ("grid = [[3]]", "return [[1]]", "print([[2]])") states none.
+func fenceVerdictLine(line string) (reading, bool) {
+	if r, found, bad := lineVerdict(line); found && !bad {
+		r.as = line
+		return r, true
+	}
+	s := strings.TrimRight(skipMarkup(line, true), " \t*_.")
+	i := strings.Index(s, "[[")
+	if i < 0 || !strings.HasSuffix(s, "]]") || !verdictPrefix(s[:i]) {
+		return reading{}, false
+	}
+	content := s[i+2 : len(s)-2]
+	if len(content) > maxBracket || strings.Contains(content, "]]") {
+		return reading{}, false
+	}
+	r, ok := bracketVerdict(strings.TrimSpace(content))
+	return r, ok
+}
+
+// verdictPrefix reports whether p may come before a bracketed verdict on
+// a verdict line: nothing, or words (letters, spaces, markdown emphasis,
+// an apostrophe, a colon at the end) naming a verdict.
+func verdictPrefix(p string) bool {
+	p = strings.TrimRight(p, " \t*_")
+	if p == "" {
+		return true
+	}
+	p = strings.TrimSuffix(p, ":")
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == ' ' || c == '\'' || c == '*' || c == '_') {
+			return false
+		}
+	}
+	lower := strings.ToLower(p)
+	for _, w := range []string{"rating", "score", "verdict", "grade", "decision", "judgment", "judgement"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// fenceClaim is the verdict the text inside code fences states (tv.fence),
+// as a claim to check against the answer's: has is false when it states
+// none. Verdicts inside fences that disagree among themselves, or a score
+// outside the scale, are an error: either contradicts the answer's
+// verdict. Call it only when the answer states a verdict outside fences.
+func (tv *textVerdicts) fenceClaim(scale Scale) (c claim, has bool, err error) {
+	t := tv.fence
+	switch {
+	case t.conflict != nil:
+		return claim{}, false, unreadable("%v, inside code fences, beside the answer's verdict outside them", t.conflict)
+	case t.hasLabel:
+		return claim{v: Verdict{Label: t.label.label}, says: func() string { return t.label.String() + " inside a code fence" }}, true, nil
+	case !t.hasScore:
+		return claim{}, false, nil
+	}
+	var v Verdict
+	if err := v.setScore(t.score, scale); err != nil {
+		return claim{}, false, unreadable("a verdict inside a code fence cannot agree with the answer's: %v", err)
+	}
+	return claim{v: v, says: func() string { return t.score.String() + " inside a code fence" }}, true, nil
 }
 
 // prose reads the verdicts of a line, or of the part of one, outside code

@@ -56,8 +56,12 @@ type Message struct {
 	Role Role `json:"role"`
 	// Content is the message's text. When the source gave an array of content
 	// parts, the text parts are joined with "\n" here and the other parts
-	// (images, audio, files) are kept in Parts. It never holds the model's
-	// reasoning: that is in Reasoning.
+	// (images, audio, files) are kept in Parts. An OpenAI Chat Completions
+	// message's refusal and the transcript of its audio answer
+	// (audio.transcript) are model output too: they follow the text here,
+	// each after a "\n", so every text check and AssistantText see them
+	// (the audio itself, when its data is given, is an audio part). It
+	// never holds the model's reasoning: that is in Reasoning.
 	Content string `json:"content,omitempty"`
 	// Parts holds the non-text content parts, in order.
 	Parts []Part `json:"parts,omitempty"`
@@ -438,6 +442,12 @@ func sumLatency(msgs []Message) (total float64, ok bool) {
 // without an id (or with an id no call carries, when some calls came without
 // ids) answers the earliest unanswered call, pairing by order. offset is the
 // index in the transcript of msgs[0], for MessageIndex.
+//
+// The work is linear in the calls and messages. Each id's unanswered calls
+// are kept oldest first, and a call only ever leaves them from one end: an
+// answer by id takes the most recent (the last), and an answer by order
+// takes the earliest unanswered call of all, which is the oldest of its
+// id's (the first), as is the earliest unanswered call without an id.
 func linkToolCalls(msgs []Message, offset int) (calls []ToolCall, orphans []ToolResult) {
 	n := 0
 	for _, m := range msgs {
@@ -459,18 +469,22 @@ func linkToolCalls(msgs []Message, offset int) (calls []ToolCall, orphans []Tool
 			}
 		case RoleTool:
 			i := -1
-			if stack := open[m.ToolCallID]; m.ToolCallID != "" && len(stack) > 0 {
+			id := m.ToolCallID
+			switch stack := open[id]; {
+			case id != "" && len(stack) > 0: // the most recent call with its id
 				i = stack[len(stack)-1]
-			} else if m.ToolCallID == "" || len(open[""]) > 0 {
+				open[id] = stack[:len(stack)-1]
+			case id == "": // the earliest unanswered call
 				for byOrder < len(calls) && calls[byOrder].Result != nil {
 					byOrder++
 				}
-				for j := byOrder; j < len(calls); j++ {
-					if calls[j].Result == nil && (m.ToolCallID == "" || calls[j].ID == "") {
-						i = j
-						break
-					}
+				if byOrder < len(calls) {
+					i = byOrder
+					open[calls[i].ID] = open[calls[i].ID][1:]
 				}
+			case len(open[""]) > 0: // an unknown id: the earliest call without one
+				i = open[""][0]
+				open[""] = open[""][1:]
 			}
 			res := ToolResult{CallID: m.ToolCallID, Name: m.Name, Content: m.Content, Parts: m.Parts, IsError: m.IsError, MessageIndex: offset + k}
 			if i < 0 {
@@ -481,24 +495,12 @@ func linkToolCalls(msgs []Message, offset int) (calls []ToolCall, orphans []Tool
 				res.Name = calls[i].Name
 			}
 			calls[i].Result = &res
-			open[calls[i].ID] = removeIndex(open[calls[i].ID], i)
 		}
 	}
 	if len(calls) == 0 {
 		calls = nil
 	}
 	return calls, orphans
-}
-
-// removeIndex drops i from an id's unanswered calls; it is almost always the
-// last (answered latest-first) or the first (answered by order).
-func removeIndex(stack []int, i int) []int {
-	for k := len(stack) - 1; k >= 0; k-- {
-		if stack[k] == i {
-			return append(stack[:k], stack[k+1:]...)
-		}
-	}
-	return stack
 }
 
 func jsonKind(v any) string {

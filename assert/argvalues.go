@@ -15,13 +15,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/query"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // normalizeArgs maps a Go value to its encoding/json shape (map[string]any,
 // []any, string, bool, nil) with numbers as json.Number, so no digit of an
-// int64 or uint64 is lost. Values JSON cannot hold are an error.
+// int64 or uint64 is lost. Values JSON cannot hold are an error, and so is
+// one too big to encode (more than 2^20 values or 64 MiB of JSON counted as
+// a tree: a value sharing its parts can be exponentially bigger encoded).
 func normalizeArgs(v any) (any, error) {
+	if err := query.CheckSize(v, maxParamValues, maxArgsJSON); err != nil {
+		return nil, err
+	}
 	if norm, ok := jsonShaped(v, 0); ok {
 		return norm, nil
 	}
@@ -31,6 +37,9 @@ func normalizeArgs(v any) (any, error) {
 	}
 	return decodeNumbersJSON(data)
 }
+
+// maxArgsJSON bounds the JSON of expected arguments, in bytes.
+const maxArgsJSON = 64 << 20
 
 // decodeNumbersJSON decodes one JSON value, numbers as json.Number; trailing data
 // is an error, as with json.Unmarshal.

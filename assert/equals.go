@@ -56,8 +56,8 @@ type AnyOf []any
 // values without an Expression (strings compare with the text, other
 // values with the JSON: say which with an Expression), AllowWrapped or
 // ExtractJSON when the text is compared, an expression that does not
-// compile, a value encoding/json cannot encode, and a number of magnitude
-// 2^53 or more (as JSONPath). A transcript without an assistant message is
+// compile or is over one of JSONPath's limits, a value encoding/json cannot
+// encode, and a number of magnitude 2^53 or more (as JSONPath). A transcript without an assistant message is
 // an error wrapping ErrNoOutput.
 //
 // Registry type "equals" (alias "exact_match"), params: expected (any JSON
@@ -243,6 +243,11 @@ func (c Equals) Check(_ context.Context, tr *evalkit.Transcript) (Result, error)
 					return Result{}, err
 				}
 				got, err := plan.q.SearchDecoded(data)
+				if le := overLimit(err); le != nil && c.Expression == "" {
+					return Result{}, fmt.Errorf("equals: the output's JSON, as a whole: %w", le) // too big a result
+				} else if le != nil {
+					return Result{}, paramErr("equals", "expression", "%v", le)
+				}
 				if err != nil {
 					return fail(0, "the expression failed on this output: "+err.Error()), nil
 				}

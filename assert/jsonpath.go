@@ -3,6 +3,7 @@ package assert
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -47,9 +48,15 @@ import (
 // "expression"), as is one longer than 8 KiB, nested more than 256 brackets
 // deep or holding more than 1024 operators (the limits of
 // internal/query, which keep the JMESPath library's recursion far from
-// overflowing the stack). An expression that fails on this output (a
-// function given the wrong type) fails. Output that is not JSON fails. The score is the
-// fraction of constraints met (with Session scope, the mean over messages).
+// overflowing the stack), and so is one asking its functions to build more
+// than 64 MiB in one evaluation (pad_right(s, `1099511627776`), a replace
+// or split that would grow past it), taking more than 2^22 steps, or
+// yielding a result of more than 2^22 values counted as a tree ("@ | [@,
+// @]" repeated doubles it each time): refused when it compiles for a
+// literal width, else when it runs, whatever the output. An expression
+// that fails on this output (a function given the wrong type) fails.
+// Output that is not JSON fails. The score is the fraction of constraints
+// met (with Session scope, the mean over messages).
 // A mismatch with Expected carries a go-cmp diff (-want +got).
 //
 // Registry type "json_path", params: expression (alias jmespath_expression),
@@ -221,6 +228,9 @@ func (c JSONPath) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 			}
 			got, err := q.SearchDecoded(data)
 			if err != nil {
+				if le := overLimit(err); le != nil {
+					return Result{}, paramErr("json_path", "expression", "%v", le)
+				}
 				return fail(0, "the expression failed on this output: "+err.Error()), nil
 			}
 			return c.judge(got, want, contains), nil
@@ -328,6 +338,17 @@ func decodeJSON(raw json.RawMessage) (any, error) {
 	return v, nil
 }
 
+// overLimit returns the *query.LimitError in err, or nil: an expression
+// asking for more than one evaluation may build or do is the expression's
+// fault, an error on its parameter, never a result.
+func overLimit(err error) *query.LimitError {
+	var le *query.LimitError
+	if errors.As(err, &le) {
+		return le
+	}
+	return nil
+}
+
 // compileQuery compiles a JMESPath expression; a bad one is a *ParamError
 // on param.
 func compileQuery(check, param, expr string) (*query.Query, error) {
@@ -351,7 +372,7 @@ func compileQuery(check, param, expr string) (*query.Query, error) {
 // Score is the fraction of fields present (with Session scope, the mean
 // over messages). Output that is not JSON fails; a field that is not a valid
 // path (tags.created-by included: quote keys holding '-' in a path, see
-// JSONPath), an
+// JSONPath), a field over one of JSONPath's limits, an
 // empty field or an empty list is an error (a *ParamError on "fields").
 // A failure lists the first ten missing fields and counts the rest.
 //
@@ -431,6 +452,9 @@ func (c FieldPresence) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 			var missing []string
 			for i, q := range qs {
 				got, err := q.SearchDecoded(data)
+				if le := overLimit(err); le != nil {
+					return Result{}, paramErr("field_presence", "fields", "item %d, %s: %v", i, excerpt(c.Fields[i]), le)
+				}
 				if err == nil && got != nil {
 					continue
 				}

@@ -248,6 +248,47 @@ func TestJSONPathHostileExpressions(t *testing.T) {
 	}
 }
 
+// TestJSONPathOverBudget: an expression asking a function to build more
+// than one evaluation may (pad_right to a terabyte used to crash the test
+// binary out of memory), or doing more work or yielding a bigger result
+// ("@ | [@, @]" 28 times, 253 bytes, used to hang), is a parameter error
+// on the expression, whether the width is a literal, refused before any
+// output is read, or comes from the output; never a failure charged to the
+// output, never a pass.
+func TestJSONPathOverBudget(t *testing.T) {
+	ctx := context.Background()
+	tr := jsonAnswer(`{"s": "x", "w": 1099511627776, "a": [1, 2, 3]}`)
+	for name, tt := range map[string]struct{ expr, msg string }{
+		"literal width":   {"length(pad_right(s, `1099511627776`))", "width 1.099511627776e+12 is past the 67108864 bytes"},
+		"width from data": {"length(pad_left(s, w))", "pad_left would build 1099511627776 bytes"},
+		"replace":         {"length(replace(pad_left(s, `10000000`), '', 'xxxxxxxxxx'))", "replace would build"},
+		"split":           {"length(split(pad_left(s, `10000000`), ''))", "split would build 320000000 bytes"},
+		"doubling":        {"@" + strings.Repeat(" | [@, @]", 28), "the result holds more than 4194304 values"},
+		"doubling, count": {"length(@" + strings.Repeat(" | [@, @]", 40) + " | [@ == @])", "the evaluation takes more than 4194304 steps"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, c := range []assert.Check{
+				assert.JSONPath{Expression: tt.expr, Expected: 1.0},
+				assert.JSONPath{Expression: tt.expr, MinResults: new(int)},
+				assert.JSONPath{Expression: tt.expr, Contains: []any{1.0}},
+				assert.Equals{Expression: tt.expr, Expected: 1.0},
+			} {
+				_, err := c.Check(ctx, tr)
+				var pe *assert.ParamError
+				require.True(t, errors.As(err, &pe), "%T: %v", c, err)
+				testify.Equal(t, "expression", pe.Param)
+				testify.Contains(t, err.Error(), tt.msg)
+				testify.Less(t, len(err.Error()), 600)
+			}
+			_, err := assert.FieldPresence{Fields: []string{"s", tt.expr}}.Check(ctx, tr)
+			var pe *assert.ParamError
+			require.True(t, errors.As(err, &pe), "%v", err)
+			testify.Equal(t, "fields", pe.Param)
+			testify.Contains(t, err.Error(), tt.msg)
+		})
+	}
+}
+
 // TestJSONBoundedMessages: however many fields are missing or items are
 // absent, and however long the expression, a failure stays short.
 func TestJSONBoundedMessages(t *testing.T) {
@@ -381,4 +422,72 @@ func TestJSONRegistryNames(t *testing.T) {
 	for _, n := range []string{"json_valid", "valid_json", "is_valid_json", "json_schema", "json_path", "field_presence", "required_fields"} {
 		testify.Contains(t, names, n)
 	}
+}
+
+// TestSharedParams: a Go value that shares its parts (the same subschema
+// under "allOf" twice at every level, an expected value reusing one
+// subtree) is exponentially bigger walked as a tree; every check that
+// walks its parameters used to hang on one. It is an error naming the
+// parameter, from the registry and from the typed checks alike.
+func TestSharedParams(t *testing.T) {
+	ctx := context.Background()
+	tr := jsonAnswer(`{"a": [1, 2, 3]}`)
+	tr.Messages[len(tr.Messages)-1].ToolCalls = []evalkit.ToolCall{{ID: "1", Name: "x", Args: json.RawMessage(`{"a": 1}`)}}
+	schemaOf := func(levels int, key string) map[string]any {
+		s := map[string]any{"type": "object"}
+		for range levels {
+			s = map[string]any{key: []any{s, s}}
+		}
+		return s
+	}
+	args := map[string]any{"a": 1}
+	var value any = 1.0
+	for range 30 {
+		args = map[string]any{"x": args, "y": args}
+		value = []any{value, value}
+	}
+	registry := map[string]struct {
+		check, param string
+		params       map[string]any
+	}{
+		"allOf, 5000 levels": {"json_schema", "schema", map[string]any{"schema": schemaOf(5000, "allOf")}},
+		"anyOf, 40 levels":   {"json_schema", "schema", map[string]any{"schema": schemaOf(40, "anyOf")}},
+		"expected_args":      {"tool_args", "expected_args", map[string]any{"tool_name": "x", "expected_args": args}},
+		"expected":           {"json_path", "expected", map[string]any{"expression": "a", "expected": value}},
+		"contains":           {"json_path", "contains", map[string]any{"expression": "a", "contains": []any{value}}},
+		"equals":             {"equals", "expected", map[string]any{"expected": value}},
+		"equals any_of":      {"equals", "any_of", map[string]any{"any_of": []any{value}}},
+	}
+	for name, tt := range registry {
+		t.Run(name, func(t *testing.T) {
+			_, err := assert.Eval(ctx, tt.check, tr, tt.params)
+			var pe *assert.ParamError
+			require.True(t, errors.As(err, &pe), "%v", err)
+			testify.Equal(t, tt.param, pe.Param)
+			testify.Contains(t, err.Error(), "counted as a tree")
+		})
+	}
+	typed := map[string]struct {
+		c     assert.Check
+		param string
+	}{
+		"schema":   {assert.JSONSchema{Schema: schemaOf(40, "anyOf")}, "schema"},
+		"deep":     {assert.JSONSchema{Schema: schemaOf(5000, "allOf")}, "schema"},
+		"args":     {assert.ToolArgs{Tool: "x", Args: args}, "expected_args"},
+		"expected": {assert.JSONPath{Expression: "a", Expected: value}, "expected"},
+		"contains": {assert.JSONPath{Expression: "a", Contains: []any{value}}, "contains"},
+		"equals":   {assert.Equals{Expected: value}, "expected"},
+	}
+	for name, tt := range typed {
+		t.Run("typed "+name, func(t *testing.T) {
+			_, err := tt.c.Check(ctx, tr)
+			var pe *assert.ParamError
+			require.True(t, errors.As(err, &pe), "%v", err)
+			testify.Equal(t, tt.param, pe.Param)
+		})
+	}
+	_, err := assert.GradeVerdict(evalkit.Verdict{Fields: map[string]any{"a": 1}}, assert.Passing{Schema: schemaOf(40, "anyOf")})
+	var pe *assert.ParamError
+	require.True(t, errors.As(err, &pe), "%v", err)
+	testify.Equal(t, "passing_schema", pe.Param)
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/internal/jsonx"
+	"github.com/evalkit-go/evalkit/internal/query"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -240,6 +241,12 @@ func compileSchema(schema any) (*jsonschema.Schema, error) {
 	case json.RawMessage:
 		text = s
 	default:
+		// A Go value may share its subschemas ("allOf" of one schema
+		// twice, at every level): its JSON can be exponentially larger,
+		// so it is measured before it is written.
+		if err := query.CheckSize(s, maxSchemaBytes, maxSchemaBytes); err != nil {
+			return nil, paramErr("json_schema", "schema", "%v", err)
+		}
 		var err error
 		if text, err = json.Marshal(s); err != nil {
 			return nil, paramErr("json_schema", "schema", "cannot be written as JSON: %v", err)

@@ -50,8 +50,10 @@ var ErrNoJudge = errors.New("no judge")
 // Errors, never verdicts: no Judge (ErrNoJudge), no Criteria, no assistant
 // message or a last one with only tool calls (ErrNoOutput), the judge's own
 // error (an unreadable answer, an API failure; wrapped, with its message),
-// and a verdict that cannot be graded (ErrBadVerdict: a missing field, an
-// off-menu label, a verdict that breaks VerdictSchema).
+// the context ending before the judge answers (wrapping ctx.Err(), even
+// from a judge that ignores its context: see callJudge), and a verdict that
+// cannot be graded (ErrBadVerdict: a missing field, an off-menu label, a
+// verdict that breaks VerdictSchema).
 //
 // Registry type "llm_judge" (Session scope: "llm_judge_session", alias
 // "llm_judge_conversation"), params: criteria (required), rubric, model,
@@ -352,6 +354,9 @@ func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ver
 	if err := checkScore(j.check, v); err != nil {
 		return evalkit.Verdict{}, err
 	}
+	if err := contradiction(j.check, v); err != nil {
+		return evalkit.Verdict{}, err
+	}
 	if j.verdictSchema != nil {
 		sch, err := compileNamed(j.check, "verdict_schema", j.verdictSchema)
 		if err != nil {
@@ -632,7 +637,37 @@ func fmtNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // callJudge asks the judge, turning a panic (a user's judge, a fake with a
 // bug) into an error: a check must not take down the program that runs it.
-func callJudge(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (v evalkit.Verdict, err error) {
+// A context that can end bounds the wait even for a judge that ignores it:
+// the judge runs in a goroutine of its own, and when the context ends
+// first, callJudge returns an error wrapping ctx.Err() and abandons that
+// goroutine, which ends whenever the judge returns (its verdict is
+// dropped) or never, if the judge never does.
+func callJudge(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+	if err := ctx.Err(); err != nil {
+		return evalkit.Verdict{}, fmt.Errorf("the context ended before the judge was asked: %w", err)
+	}
+	if ctx.Done() == nil { // a context that never ends: nothing to wait for
+		return judgeSafely(ctx, j, req)
+	}
+	type answer struct {
+		v   evalkit.Verdict
+		err error
+	}
+	done := make(chan answer, 1) // buffered: an abandoned judge never blocks
+	go func() {
+		v, err := judgeSafely(ctx, j, req)
+		done <- answer{v, err}
+	}()
+	select {
+	case a := <-done:
+		return a.v, a.err
+	case <-ctx.Done():
+		return evalkit.Verdict{}, fmt.Errorf("the context ended before the judge answered: %w", ctx.Err())
+	}
+}
+
+// judgeSafely calls the judge, turning a panic into an error.
+func judgeSafely(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (v evalkit.Verdict, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = evalkit.Verdict{}, fmt.Errorf("the judge panicked: %v", r)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	testify "github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -270,7 +272,10 @@ func (identified) Identity() evalkit.Identity {
 
 func TestJudgedRegistry(t *testing.T) {
 	ctx := context.Background()
-	spy := judgefake.Spy(judgefake.Fixed(evalkit.Verdict{Score: 0.9, Scored: true, Label: "Pass", Passed: &no}))
+	// Each criterion reads its own field: the score passes, the label is
+	// "Good" (not a pass/fail word, which Passed would contradict), and
+	// the judge's own pass/fail is fail.
+	spy := judgefake.Spy(judgefake.Fixed(evalkit.Verdict{Score: 0.9, Scored: true, Label: "Good", Passed: &no}))
 	reg := assert.NewRegistry().WithJudge(spy)
 	run := func(checkType string, params map[string]any) (assert.Result, error) {
 		return reg.Eval(ctx, checkType, refundRun(), params)
@@ -281,13 +286,13 @@ func TestJudgedRegistry(t *testing.T) {
 	testify.True(t, res.Passed, "the threshold decides, not the judge's own fail")
 	testify.Equal(t, "score 0.90, want >= 0.80", res.Summary)
 
-	res, err = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"pass"}, "offered_labels": []any{"pass", "fail"}})
+	res, err = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"good"}, "offered_labels": []any{"good", "bad"}})
 	require.NoError(t, err)
 	testify.True(t, res.Passed, "labels compare case-insensitively by default")
 
-	_, err = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"pass"}, "offered_labels": []any{"pass", "Pass", "fail"}, "label_rules": []any{}})
+	_, err = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"good"}, "offered_labels": []any{"good", "Good", "bad"}, "label_rules": []any{}})
 	require.NoError(t, err)
-	res, _ = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"pass"}, "offered_labels": []any{"pass", "Pass", "fail"}, "label_rules": []any{}})
+	res, _ = run("llm_judge", map[string]any{"criteria": "x", "passing_labels": []any{"good"}, "offered_labels": []any{"good", "Good", "bad"}, "label_rules": []any{}})
 	testify.False(t, res.Passed, "an empty rule list compares exactly")
 
 	res, err = run("llm_judge", map[string]any{"criteria": "x"})
@@ -317,6 +322,73 @@ func TestJudgedRegistry(t *testing.T) {
 	res, err = view.Eval(ctx, "always", refundRun(), nil)
 	require.NoError(t, err)
 	testify.True(t, res.Passed)
+}
+
+// A judge's verdict that contradicts itself is an error of every judged
+// check, the bare llm_judge (the judge's own pass/fail) and an assertion's
+// threshold included: never a pass.
+func TestJudgedSelfContradiction(t *testing.T) {
+	ctx := context.Background()
+	judges := map[string]evalkit.Judge{
+		"a custom judge": judgefake.Fixed(evalkit.Verdict{Passed: &yes, Label: "fail", Score: 1, Scored: true}),
+		"parsed, verdict FAIL passed true": evalkit.JudgeFunc(func(_ context.Context, r evalkit.JudgeRequest) (evalkit.Verdict, error) {
+			return evalkit.ParseVerdict(`{"verdict": "FAIL", "passed": true, "score": 10}`, r.Scale)
+		}),
+		"parsed, label fail pass true": evalkit.JudgeFunc(func(_ context.Context, r evalkit.JudgeRequest) (evalkit.Verdict, error) {
+			return evalkit.ParseVerdict(`{"label": "fail", "pass": true}`, r.Scale)
+		}),
+	}
+	for name, j := range judges {
+		reg := assert.NewRegistry().WithJudge(j)
+		for typ, params := range map[string]map[string]any{
+			"llm_judge": {"criteria": "ok?"},
+			"assertion": {"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "ok?"}, "min_score": 0.5},
+		} {
+			res, err := reg.Eval(ctx, typ, refundRun(), params)
+			require.Error(t, err, "%s, %s: %+v", name, typ, res)
+			testify.False(t, res.Passed)
+		}
+	}
+}
+
+// A judge that ignores its context used to hang a judged check past the
+// context's deadline. The check returns an error wrapping the context's
+// when the context ends first, and the judge's goroutine is left to end
+// when the judge returns (here, when the test releases it). In a synctest
+// bubble the minute's deadline passes at once.
+func TestJudgedContextEndsFirst(t *testing.T) {
+	checks := map[string]map[string]any{
+		"llm_judge":            {"criteria": "ok?"},
+		"llm_judge_tool_calls": {"criteria": "ok?"},
+		"assertion":            {"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "ok?"}, "min_score": 0.5},
+	}
+	for typ, params := range checks {
+		t.Run(typ, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				release := make(chan struct{})
+				stuck := evalkit.JudgeFunc(func(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) {
+					<-release // ignores its context
+					return evalkit.Verdict{Score: 1, Scored: true, Label: "pass", Passed: &yes}, nil
+				})
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				start := time.Now()
+				res, err := assert.NewRegistry().WithJudge(stuck).Eval(ctx, typ, refundRun(), params)
+				require.ErrorIs(t, err, context.DeadlineExceeded)
+				testify.Contains(t, err.Error(), "the context ended before the judge answered")
+				testify.False(t, res.Passed)
+				testify.Equal(t, time.Minute, time.Since(start), "it returns at the deadline")
+				close(release)
+			})
+		})
+	}
+	// A context already ended asks no judge.
+	spy := judgefake.Spy(judgefake.Pass())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := assert.NewRegistry().WithJudge(spy).Eval(ctx, "llm_judge", refundRun(), map[string]any{"criteria": "ok?"})
+	require.ErrorIs(t, err, context.Canceled)
+	testify.Empty(t, spy.Requests())
 }
 
 func TestJudgedRegistryErrors(t *testing.T) {

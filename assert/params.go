@@ -323,11 +323,15 @@ func kindOf(v any) string {
 // plainParams converts the maps YAML decoders produce (map[any]any, as
 // gopkg.in/yaml.v2 gives) to map[string]any at every depth, so parameters
 // read the same from any decoder. A key that is not a string is an error
-// naming the parameter.
+// naming the parameter, and so is a parameter holding more than
+// maxParamValues values counted as a tree: a Go value may share its parts
+// (the same subschema under "allOf" twice, forty levels deep), and
+// walking it as a tree would never end.
 func plainParams(check string, m map[string]any) (map[string]any, error) {
 	var out map[string]any
 	for k, v := range m {
-		pv, err := plainValue(v)
+		left := maxParamValues
+		pv, err := plainValue(v, &left)
 		if err != nil {
 			return nil, paramErr(check, k, "%v", err)
 		}
@@ -339,7 +343,15 @@ func plainParams(check string, m map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
-func plainValue(v any) (any, error) {
+// maxParamValues bounds the values one parameter holds, counted as a tree:
+// 2^20, far more than a hand-written expectation holds.
+const maxParamValues = 1 << 20
+
+// plainValue converts v, spending one of left per value it visits.
+func plainValue(v any, left *int) (any, error) {
+	if *left--; *left < 0 {
+		return nil, fmt.Errorf("holds more than %d values, counted as a tree (a value it holds in many places counts each time)", maxParamValues)
+	}
 	switch v := v.(type) {
 	case map[any]any:
 		out := make(map[string]any, len(v))
@@ -348,7 +360,7 @@ func plainValue(v any) (any, error) {
 			if !ok {
 				return nil, fmt.Errorf("object key %v is %s, want a string", k, kindOf(k))
 			}
-			pe, err := plainValue(e)
+			pe, err := plainValue(e, left)
 			if err != nil {
 				return nil, err
 			}
@@ -358,7 +370,7 @@ func plainValue(v any) (any, error) {
 	case map[string]any:
 		var out map[string]any
 		for k, e := range v {
-			pe, err := plainValue(e)
+			pe, err := plainValue(e, left)
 			if err != nil {
 				return nil, err
 			}
@@ -374,7 +386,7 @@ func plainValue(v any) (any, error) {
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			pe, err := plainValue(e)
+			pe, err := plainValue(e, left)
 			if err != nil {
 				return nil, err
 			}

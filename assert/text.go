@@ -34,7 +34,10 @@ func textChecks() map[string]func(*params) (Check, error) {
 // spaces, soft hyphens), and CRLF line endings read as LF.
 // Score is the fraction of patterns found. With Turn scope (the default) it
 // reads the last assistant message; with Session scope each pattern may
-// appear in any assistant message.
+// appear in any assistant message. An empty list, and a pattern that is
+// empty or only invisible format characters (it would match any text), is
+// an error (a *ParamError on "patterns"); so for ContainsAny and
+// ContentExcludes.
 //
 // Registry type "contains" (alias "content_includes"), params: patterns,
 // case_sensitive, scope. As PromptKit's contains.
@@ -262,8 +265,10 @@ func isWordRune(r rune) bool {
 // (?i). A pattern that can match an empty string ("refund|", "x*", "\b\d*",
 // "(?m)^$") is an error, since it would pass on any text; with NoMatch it is
 // allowed, as `^\s*$` with NoMatch is a real check ("the answer is not
-// blank"). CRLF line endings read as LF, so (?m)^...$ works on Windows-style
-// text. With Turn scope (the default) it reads the last assistant message;
+// blank"). A pattern no text could match ("[^\x00-\x{10FFFF}]", "$x": text
+// after the end) is an error too, with or without NoMatch: it would pass,
+// or fail, on any text. CRLF line endings read as LF, so (?m)^...$ works on
+// Windows-style text. With Turn scope (the default) it reads the last assistant message;
 // with Session scope some assistant message must match (with NoMatch, none
 // may). Patterns compile once per process. Score is 1 or 0.
 //
@@ -300,7 +305,106 @@ func (c Regex) validate() error {
 	if !c.NoMatch && canMatchEmpty(c.Pattern) {
 		return paramErr("regex", "pattern", "%q can match an empty string, so it matches any text: require at least one character", c.Pattern)
 	}
+	return matchable("regex", "pattern", c.Pattern)
+}
+
+// matchable rejects a pattern that no text could match (see neverMatches):
+// with NoMatch it would pass on any output, and without it fail on any.
+func matchable(check, param, pattern string) error {
+	if why := neverMatches(pattern); why != "" {
+		return paramErr(check, param, "%s can never match any text (%s), so a check on it proves nothing", excerpt(pattern), why)
+	}
 	return nil
+}
+
+// neverMatches says why no text could hold a match of the pattern, or "":
+// a character class holding no character ("[^\x00-\x{10FFFF}]"), text
+// required after the end of the text ("$x", "\zx"), or before its start
+// ("x\A"). It mirrors canMatchEmpty and is as sound: what it reports is
+// impossible, and what it does not see (two line anchors, word boundaries)
+// it leaves alone. The pattern must already compile.
+func neverMatches(pattern string) string {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	return impossible(re.Simplify())
+}
+
+func impossible(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpNoMatch:
+		return "it holds a class of no characters"
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 {
+			return "it holds a class of no characters"
+		}
+	case syntax.OpCapture, syntax.OpPlus:
+		return impossible(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return impossible(re.Sub[0])
+		}
+	case syntax.OpAlternate:
+		why := ""
+		for _, sub := range re.Sub {
+			if why = impossible(sub); why == "" {
+				return ""
+			}
+		}
+		return why
+	case syntax.OpConcat:
+		ended, consumed := false, false
+		for _, sub := range re.Sub {
+			if why := impossible(sub); why != "" {
+				return why
+			}
+			for sub.Op == syntax.OpCapture {
+				sub = sub.Sub[0]
+			}
+			switch {
+			case sub.Op == syntax.OpBeginText && consumed:
+				return "it requires text before the start of the text"
+			case sub.Op == syntax.OpEndText:
+				ended = true
+			case minRunes(sub) > 0:
+				if ended {
+					return "it requires text after the end of the text"
+				}
+				consumed = true
+			}
+		}
+	}
+	return ""
+}
+
+// minRunes is the fewest characters a match of re consumes.
+func minRunes(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minRunes(re.Sub[0])
+	case syntax.OpRepeat:
+		return min(re.Min, 1<<16) * minRunes(re.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			n += minRunes(sub)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := -1
+		for _, sub := range re.Sub {
+			if m := minRunes(sub); n < 0 || m < n {
+				n = m
+			}
+		}
+		return max(n, 0)
+	}
+	return 0 // empty, anchors, boundaries, star, quest, no match
 }
 
 // canMatchEmpty reports whether some match of the pattern could hold no
@@ -512,15 +616,21 @@ func lengthCheck(check string, tr *evalkit.Transcript, scope Scope, judge func(n
 }
 
 // needles rejects pattern lists that would pass vacuously: an empty list
-// ("any of nothing") or an empty pattern (every text contains "", and a
-// trailing comma in a list makes one).
+// ("any of nothing"), an empty pattern (every text contains "", and a
+// trailing comma in a list makes one), or one made only of invisible
+// format characters (U+200B, a soft hyphen, a BOM, U+2060...), which the
+// search removes as it removes them from the text, leaving "".
 func needles(check string, patterns []string) error {
 	if len(patterns) == 0 {
 		return paramErr(check, "patterns", "empty list: give at least one pattern")
 	}
 	for i, p := range patterns {
-		if p == "" {
+		switch {
+		case p == "":
 			return paramErr(check, "patterns", "item %d is empty: an empty pattern matches any text", i)
+		case fold.Canonical(p) == "":
+			return paramErr(check, "patterns", "item %d, %s, is only invisible characters (%s): the search ignores them, "+
+				"so it would be empty and match any text", i, excerpt(p), formatChars(p))
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -149,6 +150,64 @@ func TestContentExcludes(t *testing.T) {
 	testify.Equal(t, []assert.Detail{{Label: "found", Text: `"password" in messages[2]: "the Password is hunter2"`}}, res.Details)
 }
 
+// A pattern made only of invisible format characters is empty once the
+// search removes them, as it removes them from the text: it would match any
+// output, even an empty one, so it is an error naming the pattern.
+func TestInvisibleNeedles(t *testing.T) {
+	invisible := map[string]string{
+		"zero width space": "\u200b", "soft hyphen": "\u00ad", "BOM": "\ufeff", "word joiner": "\u2060",
+		"Mongolian vowel separator": "\u180e", "Arabic letter mark": "\u061c", "language tag": "\U000e0001",
+		"several": "\u200b\u200c\u200d",
+	}
+	for name, needle := range invisible {
+		for _, check := range []string{"contains", "contains_any", "content_excludes"} {
+			runCases(t, []evalCase{
+				{name: check + ": " + name, tr: textChat("anything"), check: check, params: map[string]any{"patterns": []any{"refund", needle}},
+					want: ERROR, param: "patterns"},
+				{name: check + ": " + name + ", empty output", tr: textChat(""), check: check, params: map[string]any{"patterns": []any{needle}},
+					want: ERROR, param: "patterns"},
+			})
+		}
+		_, err := assert.ContentExcludes{Patterns: []string{needle}}.NewStream()
+		var pe *assert.ParamError
+		require.True(t, errors.As(err, &pe), "%s: %v", name, err)
+	}
+	_, err := assert.Contains{Patterns: []string{"a", "\u200b"}}.Check(context.Background(), textChat("a"))
+	testify.EqualError(t, err, `contains: param "patterns": item 1, "\u200b", is only invisible characters (U+200B): the search ignores them, so it would be empty and match any text`)
+	// Characters that are not format characters stay searchable.
+	runCases(t, []evalCase{
+		{name: "a combining mark alone", tr: textChat("anything"), check: "contains", params: map[string]any{"patterns": []any{"\u0301"}}, want: FAIL},
+		{name: "a Hangul filler", tr: textChat("anything"), check: "contains", params: map[string]any{"patterns": []any{"\u3164"}}, want: FAIL},
+		{name: "invisible characters around a word", tr: textChat("a refund"), check: "contains", params: map[string]any{"patterns": []any{"\u200brefund\u200b"}}, want: PASS},
+		// equals compares whole texts: an expected text of invisible
+		// characters equals only an output that is as empty.
+		{name: "equals an invisible text", tr: textChat("anything"), check: "equals", params: map[string]any{"any_of": []any{"\u200b"}, "ignore_zero_width": true}, want: FAIL},
+	})
+}
+
+// A Chat Completions refusal and an audio answer's transcript are the
+// model's output: the text checks read them (they used to be dropped, so
+// content_excludes, a negated regex and max_length passed on them).
+func TestTextChecksReadRefusalsAndAudio(t *testing.T) {
+	decode := func(msg string) *evalkit.Transcript {
+		tr, err := evalkit.Decode([]byte(`[{"role": "user", "content": "Tell me how to get a refund"}, ` + msg + `]`))
+		require.NoError(t, err)
+		return tr
+	}
+	for name, tr := range map[string]*evalkit.Transcript{
+		"refusal":          decode(`{"role": "assistant", "content": null, "refusal": "I'm sorry, I can't help with that."}`),
+		"refusal and text": decode(`{"role": "assistant", "content": "Well.", "refusal": "I'm sorry, I can't help with that."}`),
+		"audio transcript": decode(`{"role": "assistant", "content": null, "audio": {"id": "a", "transcript": "I'm sorry, I can't help with that."}}`),
+	} {
+		runCases(t, []evalCase{
+			{name: name + ": content_excludes", tr: tr, check: "content_excludes", params: map[string]any{"patterns": []any{"sorry", "can't help"}}, want: FAIL},
+			{name: name + ": regex not", tr: tr, check: "regex", params: map[string]any{"pattern": "(?i)sorry", "expect_match": false}, want: FAIL},
+			{name: name + ": max_length", tr: tr, check: "max_length", params: map[string]any{"max": 5}, want: FAIL},
+			{name: name + ": contains", tr: tr, check: "contains", params: map[string]any{"patterns": []any{"can't help"}}, want: PASS},
+		})
+	}
+}
+
 // C23: RE2 semantics are kept, and CRLF reads as LF so line anchors work.
 func TestRegexAnchors(t *testing.T) {
 	lf := "Checking stock...\nSTATUS: OK\nDone."
@@ -188,6 +247,42 @@ func TestRegex(t *testing.T) {
 			summary: "regex: param \"pattern\": invalid regular expression: error parsing regexp: missing closing ): `(`"},
 		{name: "empty pattern", tr: textChat("x"), check: "regex", params: map[string]any{"pattern": ""}, want: ERROR},
 	})
+}
+
+// A pattern no text can match would make expect_match false pass on any
+// output (and expect_match true fail on any): an error, as a pattern that
+// matches the empty string is. Patterns that match some text stay.
+func TestRegexThatCanNeverMatch(t *testing.T) {
+	never := map[string]string{
+		`$x`:                        "it requires text after the end of the text",
+		`\zx`:                       "it requires text after the end of the text",
+		`(?i)refund$ now`:           "it requires text after the end of the text",
+		`a(\z)b`:                    "it requires text after the end of the text",
+		`x\A`:                       "it requires text before the start of the text",
+		`[^\x00-\x{10FFFF}]`:        "it holds a class of no characters",
+		`refund[^\s\S]`:             "it holds a class of no characters",
+		`(?:$x|[^\x00-\x{10FFFF}])`: "it holds a class of no characters",
+		`(ab$c)+`:                   "it requires text after the end of the text",
+	}
+	for pattern, why := range never {
+		for _, expect := range []bool{false, true} {
+			runCases(t, []evalCase{{name: fmt.Sprintf("%s, expect_match %v", pattern, expect), tr: textChat("anything at all"), check: "regex",
+				params: map[string]any{"pattern": pattern, "expect_match": expect}, want: ERROR, param: "pattern",
+				summary: fmt.Sprintf(`regex: param "pattern": %q can never match any text (%s), so a check on it proves nothing`, pattern, why)}})
+		}
+		runCases(t, []evalCase{{name: "no_tool_errors " + pattern, tr: textChat("x"), check: "no_tool_errors",
+			params: map[string]any{"error_pattern": pattern}, want: ERROR, param: "error_pattern"}})
+	}
+	// Each of these matches some text, so it is a check.
+	for pattern, text := range map[string]string{
+		`x$`: "a x", `(?m)x$`: "x\ny", `\z\A`: "", `a|$x`: "a", `(?m)$\n^b`: "a\nb", `x*$`: "yy", `[^a]`: "b", `(?:$x)?y`: "y",
+	} {
+		re := regexp.MustCompile(pattern)
+		testify.True(t, re.MatchString(text), "%q matches %q", pattern, text)
+		res, err := assert.Regex{Pattern: pattern, NoMatch: true}.Check(context.Background(), textChat("zz"))
+		require.NoError(t, err, pattern)
+		testify.Equal(t, !re.MatchString("zz"), res.Passed, pattern)
+	}
 }
 
 func TestLengths(t *testing.T) {

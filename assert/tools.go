@@ -30,9 +30,9 @@ import (
 // A tool check given a tool name it could never see is an error, not a
 // verdict: an empty name, one with leading or trailing whitespace, and, when
 // the transcript declares its tools, a near miss of a declared or called
-// name that is itself neither (a typo such as "issue_refnd" would make
-// tools_not_called pass forever). That last cross-check needs the transcript, so Check makes
-// it, not Registry.Build.
+// name that is itself neither, case ignored (a typo such as "issue_refnd"
+// or "ISSUE_REFUND" would make tools_not_called pass forever). That last
+// cross-check needs the transcript, so Check makes it, not Registry.Build.
 
 func toolChecks() map[string]func(*params) (Check, error) {
 	return map[string]func(*params) (Check, error){
@@ -210,8 +210,9 @@ func (c ToolsCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 // leading or trailing whitespace (" issue_refund" matches no call, so the
 // check could never fail). When the transcript declares its tools
 // (Transcript.Tools), a name that is neither declared nor called anywhere in
-// the transcript but is within a few edits of one that is, is a typo, and
-// Check returns a *ParamError with the nearest known name:
+// the transcript but is within a few edits of one that is, case ignored
+// (so "ISSUE_REFUND" for "issue_refund"), is a typo, and Check returns a
+// *ParamError with the nearest known name:
 //
 //	tools_not_called: param "tool_names": "issue_refnd" is not among the transcript's 16 tools and was never called (did you mean "issue_refund"?)
 //
@@ -395,7 +396,8 @@ func (c ToolCallCount) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 // turn's tool messages that answer no call of that turn. An empty name in
 // Tools, one with leading or trailing whitespace, one the transcript neither
 // declares nor uses when it declares its tools (see ToolsNotCalled), or an
-// invalid ErrorPattern is an error (*ParamError).
+// ErrorPattern that is invalid or can match no text ("$x") is an error
+// (*ParamError).
 //
 // Registry type "no_tool_errors", params: tools (or tool_names),
 // error_pattern, scope. As PromptKit's no_tool_errors; error_pattern and the
@@ -425,6 +427,9 @@ func (c NoToolErrors) validate() error {
 	}
 	if c.ErrorPattern != "" {
 		if _, err := compileRegex("no_tool_errors", "error_pattern", c.ErrorPattern); err != nil {
+			return err
+		}
+		if err := matchable("no_tool_errors", "error_pattern", c.ErrorPattern); err != nil {
 			return err
 		}
 	}

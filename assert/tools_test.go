@@ -452,6 +452,14 @@ func TestToolChecksUndeclaredTools(t *testing.T) {
 			summary: `tool_args: param "tool_name": ` + typo},
 		{name: "tool_args list", tr: tr, check: "tool_args", want: ERROR, param: "calls[1].tool_name", params: map[string]any{"calls": []any{
 			map[string]any{"name": "get_user_details", "args": map[string]any{}}, map[string]any{"name": "issue_refnd", "args": map[string]any{}}}}},
+		// Tool names are case-sensitive: a case variant of a known name
+		// never matches, so it is a near miss too, however many letters
+		// differ in case.
+		{name: "a case variant of a called name", tr: declaring(toolCalls("issue_refund"), retail...), check: "tools_not_called",
+			params: map[string]any{"tool_names": []any{"ISSUE_REFUND"}}, want: ERROR, param: "tool_names",
+			summary: `tools_not_called: param "tool_names": "ISSUE_REFUND" is not among the transcript's 16 tools and was never called (did you mean "issue_refund"?)`},
+		{name: "a case variant of a declared name", tr: tr, check: "tools_called", params: map[string]any{"tools": "Modify_Pending_Order_Address"}, want: ERROR, param: "tool_names"},
+		{name: "a case variant with a typo", tr: tr, check: "tool_call_count", params: map[string]any{"tool": "Issue_Refnd", "max": 0}, want: ERROR, param: "tool"},
 		// A name far from every known one may be deliberate: a tool the
 		// model must not invent, or a check shared across agent setups.
 		{name: "no close name: a deliberate guard", tr: tr, check: "tools_not_called", params: map[string]any{"tools": "drop_database"}, want: PASS},

@@ -263,21 +263,29 @@ func undeclared(check string, tr *evalkit.Transcript, refs ...toolRef) error {
 	return nil
 }
 
-// nearestName returns the known name closest to n by edit distance when it
-// is close enough to be a likely typo (at most a third of n's length, and
-// at most 3 edits), or "". Ties go to the name first in byte order.
+// nearestName returns the known name closest to n by edit distance, with
+// case ignored, when it is close enough to be a likely typo (at most a
+// third of n's length, and at most 3 edits), or "". So a name that differs
+// from a known one only in case ("ISSUE_REFUND" for "issue_refund") is
+// always a near miss: tool names are case-sensitive, and the check would
+// never see the tool. Ties go to the name first in byte order.
 func nearestName(n string, known map[string]bool) string {
 	const maxLen = 256 // beyond this a suggestion is noise, and costly
 	limit := min(3, max(1, len(n)/3))
 	if len(n) > maxLen {
 		return ""
 	}
+	ln := strings.ToLower(n)
 	best, bestDist := "", limit+1
 	for k := range known {
-		if k == "" || len(k) > maxLen || abs(len(k)-len(n)) > limit {
+		if k == "" || len(k) > maxLen {
 			continue
 		}
-		if d := editDistance(n, k); d < bestDist || (d == bestDist && k < best) {
+		lk := strings.ToLower(k)
+		if abs(len(lk)-len(ln)) > limit {
+			continue
+		}
+		if d := editDistance(ln, lk); d < bestDist || (d == bestDist && k < best) {
 			best, bestDist = k, d
 		}
 	}

@@ -43,7 +43,10 @@ var ErrBadVerdict = errors.New("the judge's verdict cannot be graded")
 //
 // A verdict without what the criterion reads is an error wrapping
 // ErrBadVerdict, never a pass: no score for a threshold (whatever the judge's
-// own pass/fail says), no label, no boolean, no JSON object for a schema.
+// own pass/fail says), no label, no boolean, no JSON object for a schema. So
+// is a verdict that contradicts itself, whatever the criterion: a label
+// saying pass or fail (evalkit.PassFailLabel) beside a Passed saying the
+// other.
 type Passing struct {
 	// MinScore and MaxScore bound the score, in [0,1].
 	MinScore, MaxScore *float64
@@ -170,9 +173,13 @@ func validateThreshold(check string, lo, hi *float64) error {
 	return nil
 }
 
-// grade validates p and grades v.
+// grade validates p and grades v. A verdict contradicting itself (a
+// label saying fail beside Passed true) is an error whatever p reads.
 func (p Passing) grade(check string, v evalkit.Verdict) (graded, error) {
 	if err := p.validate(check); err != nil {
+		return graded{}, err
+	}
+	if err := contradiction(check, v); err != nil {
 		return graded{}, err
 	}
 	switch {
@@ -325,6 +332,23 @@ func (p Passing) gradeBool(check string, v evalkit.Verdict) (graded, error) {
 		return graded{passed: true, summary: summary}, nil
 	}
 	return graded{summary: summary + ", want " + word(*p.Passed)}, nil
+}
+
+// contradiction rejects a verdict whose label says pass or fail (see
+// evalkit.PassFailLabel) while its Passed says the other: which the judge
+// meant cannot be told.
+func contradiction(check string, v evalkit.Verdict) error {
+	if b, ok := evalkit.PassFailLabel(v.Label); ok && v.Passed != nil && b != *v.Passed {
+		return badVerdict(check, "the verdict contradicts itself: its label is %s but its pass/fail is %s", excerpt(v.Label), passWord(*v.Passed))
+	}
+	return nil
+}
+
+func passWord(b bool) string {
+	if b {
+		return "pass"
+	}
+	return "fail"
 }
 
 // field reads a field of the verdict's JSON object.

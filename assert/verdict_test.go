@@ -100,6 +100,42 @@ func TestGradeVerdictC04MissingGradedField(t *testing.T) {
 	})
 }
 
+// A verdict whose label says pass or fail while its Passed says the other
+// contradicts itself: an error under every criterion, never a pass
+// (GradeVerdict(Verdict{Passed: &true, Label: "fail"}, ...) returned true).
+func TestGradeVerdictSelfContradiction(t *testing.T) {
+	contradictions := []evalkit.Verdict{
+		{Passed: &yes, Label: "fail"},
+		{Passed: &yes, Label: " FAIL ", Score: 1, Scored: true},
+		{Passed: &no, Label: "Yes"},
+		{Passed: &no, Label: "correct", Score: 1, Scored: true},
+		{Passed: &yes, Label: "incorrect"},
+	}
+	criteria := map[string]assert.Passing{
+		"own pass/fail": {Passed: &yes},
+		"threshold":     {MinScore: ptr(0.5)},
+		"labels":        {Labels: []string{"fail", "yes", "correct", "incorrect"}, Rules: assert.Rules{CaseInsensitive: true, Trim: true}},
+		"schema":        {Schema: map[string]any{"type": "object", "required": []any{"label"}}},
+	}
+	for _, v := range contradictions {
+		v.Fields = map[string]any{"label": v.Label}
+		for name, p := range criteria {
+			t.Run(v.Label+"/"+name, func(t *testing.T) {
+				ok, err := assert.GradeVerdict(v, p)
+				testify.False(t, ok)
+				require.ErrorIs(t, err, assert.ErrBadVerdict)
+				testify.Contains(t, err.Error(), "the verdict contradicts itself: its label is")
+			})
+		}
+	}
+	// A label that is not a pass/fail word says nothing Passed contradicts.
+	for _, label := range []string{"Good", "A", "partially correct", "passable"} {
+		ok, err := assert.GradeVerdict(evalkit.Verdict{Passed: &yes, Label: label}, assert.Passing{Passed: &yes})
+		require.NoError(t, err, label)
+		testify.True(t, ok, label)
+	}
+}
+
 // C06: the structured field is authoritative; case, surrounding white space
 // and invisible characters are canonicalization rules, and an invisible
 // character the rules do not cover is an error, never a silent fail.

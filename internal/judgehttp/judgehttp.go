@@ -260,6 +260,11 @@ func (c *Client) try(ctx context.Context, client *http.Client, endpoint string, 
 		}
 		return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
 	}
+	if int64(len(data)) > limit {
+		// Cut at the cap, a secret may straddle it: redaction would not
+		// know its first part, so the cut drops the run it may be in.
+		data = cutRun(data[:limit])
+	}
 	msg, param := ProviderMessage(data)
 	f := &attempt{status: resp.StatusCode, message: msg, param: param, retryable: retryableStatus(resp.StatusCode)}
 	f.retryAfter, f.hasRetryAfter = RetryAfter(resp.Header, time.Now())
@@ -392,6 +397,23 @@ func ProviderMessage(body []byte) (message, param string) {
 	return string(body), ""
 }
 
+// cutRun drops from the end of a body cut at its cap the run of bytes a
+// credential could be made of (letters, digits, "-_.~+/=%", and any byte
+// outside ASCII), and marks the cut with "…": whatever secret the run began
+// is then neither whole nor in part in what is kept.
+func cutRun(data []byte) []byte {
+	end := len(data)
+	for end > 0 && tokenByte(data[end-1]) {
+		end--
+	}
+	return append(data[:end:end], "…"...)
+}
+
+func tokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		strings.IndexByte("-_.~+/=%", c) >= 0 || c >= utf8.RuneSelf
+}
+
 // Bound returns s on one line — runs of white space and control characters
 // become one space — and cut to at most n bytes at a rune boundary, with
 // "…" marking a cut.
@@ -445,8 +467,9 @@ func (e *Error) Status() int { return e.status }
 func (e *Error) Message() string { return Bound(Redact(e.message, e.secrets), MaxMessage) }
 
 // Param is the request field the provider's error names, when it names one
-// (OpenAI's "param").
-func (e *Error) Param() string { return e.param }
+// (OpenAI's "param"), redacted and bounded as Message: a provider may name
+// the field by echoing its value.
+func (e *Error) Param() string { return Bound(Redact(e.param, e.secrets), MaxMessage) }
 
 // Retryable reports whether the last failure was of a retryable kind.
 func (e *Error) Retryable() bool { return e.retryable }

@@ -47,7 +47,7 @@ func Secrets(apiKey string, base *url.URL, header http.Header) []string {
 }
 
 // Redact replaces every secret of at least secret.MinSecret bytes in s by
-// "[redacted]" (secret.Redact).
+// "[redacted]", percent-encoded or not (secret.Redact).
 func Redact(s string, secrets []string) string { return secret.Redact(s, secrets) }
 
 // RedactURL returns rawURL fit for a message: see RedactedURL. A URL that
@@ -116,10 +116,9 @@ func (e *redactedError) Is(target error) bool { return errors.Is(e.err, target) 
 func (e *redactedError) As(target any) bool   { return errors.As(e.err, target) }
 
 // RedactVerdict replaces every secret in what v holds from the reply: the
-// model's name, the whole answer, the reasoning (the verdict's and each
-// criterion's) and the string values of Fields (see secret.RedactVerdict).
-// Scores and the label are left alone: they are read before redaction, and
-// a secret is never one.
+// model's name, the whole answer, the label, the reasoning (the verdict's
+// and each criterion's) and the keys and string values of Fields (see
+// secret.RedactVerdict). Scores are left alone.
 func RedactVerdict(v *evalkit.Verdict, secrets []string) {
 	secret.RedactVerdict(v, func(s string) string { return secret.Redact(s, secrets) })
 }

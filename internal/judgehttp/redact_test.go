@@ -54,6 +54,59 @@ func TestJudgehttpRedactsBeforeBounding(t *testing.T) {
 	}
 }
 
+// TestJudgehttpErrorsNeverHoldTheKey: however a server echoes the key in
+// an error, no part of it reaches the error, its Message or its Param: cut
+// by the 64 KiB cap on what is read of an error body, wherever the cut
+// falls in it; percent-encoded in any part, as a server echoes a request's
+// header or URL; named as the provider's "param".
+func TestJudgehttpErrorsNeverHoldTheKey(t *testing.T) {
+	const cap = 64 << 10
+	encoded := strings.ReplaceAll(leakKey, "-", "%2D")
+	bodies := map[string]string{
+		"percent-encoded":         "denied for Bearer%20" + encoded,
+		"percent-encoded, lower":  "denied for Bearer%20" + strings.ReplaceAll(leakKey, "-", "%2d"),
+		"all percent-encoded":     "key=" + allEncoded(leakKey) + " denied",
+		"percent-encoded in JSON": `{"error": {"message": "denied for Bearer%20` + encoded + `"}}`,
+		"as the param":            `{"error": {"message": "bad", "param": "` + leakKey + `"}}`,
+		"as the param, encoded":   `{"error": {"message": "bad", "param": "` + encoded + `"}}`,
+	}
+	for cut := 1; cut < len(leakKey); cut += 3 {
+		// White space collapses when the message is bounded, so what is
+		// left at the cap is quoted.
+		bodies[fmt.Sprintf("cut by the cap after %d bytes", cut)] = strings.Repeat(" ", cap-cut) + leakKey + " more"
+		bodies[fmt.Sprintf("cut by the cap after %d bytes, in JSON", cut)] = `{"error": {"message": "` + strings.Repeat(" ", cap-cut-25) + leakKey + `"}}`
+	}
+	for name, body := range bodies {
+		t.Run(name, func(t *testing.T) {
+			c, _ := newClient(t, status(403, body))
+			c.Secrets = []string{leakKey}
+			_, err := c.Post(context.Background(), "http://judge.test", nil, nil)
+			require.Error(t, err)
+			var e *judgehttp.Error
+			require.ErrorAs(t, err, &e)
+			for _, s := range []string{err.Error(), e.Message(), e.Param()} {
+				assertNoLeak(t, s)
+				assertNoLeak(t, strings.ReplaceAll(s, "%2D", "-"))
+			}
+		})
+	}
+	// A body cut at the cap says so, and keeps what precedes the cut run.
+	c, _ := newClient(t, status(403, strings.Repeat("x ", cap)))
+	_, err := c.Post(context.Background(), "http://judge.test", nil, nil)
+	var e *judgehttp.Error
+	require.ErrorAs(t, err, &e)
+	assert.True(t, strings.HasSuffix(e.Message(), "…"), e.Message())
+}
+
+// allEncoded percent-encodes every byte of s.
+func allEncoded(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, "%%%02X", s[i])
+	}
+	return b.String()
+}
+
 // TestJudgehttpTransportErrorURL: a transport error names the URL without
 // its password or any query value.
 func TestJudgehttpTransportErrorURL(t *testing.T) {
@@ -139,4 +192,23 @@ func TestJudgehttpRedactVerdict(t *testing.T) {
 		Criteria:  []evalkit.CriterionScore{{Name: "tone", Reasoning: "[redacted]"}},
 		Fields:    map[string]any{"reasoning": "echo [redacted]", "score": 8.0, "notes": []any{"[redacted]", true}},
 	}, v)
+
+	// A key the judge wrote JSON-escaped is plain once decoded: in the
+	// label and in the keys of Fields too.
+	escaped := ""
+	for _, r := range leakKey {
+		escaped += fmt.Sprintf(`\u%04x`, r)
+	}
+	parsed, err := evalkit.ParseVerdict(`{"score": 8, "label": "`+escaped+`", "`+escaped+`": 1, "reasoning": "`+escaped+`"}`, evalkit.Scale{Min: 1, Max: 10})
+	require.NoError(t, err)
+	require.Equal(t, leakKey, parsed.Label, "decoding made it plain")
+	judgehttp.RedactVerdict(&parsed, []string{leakKey})
+	assert.Equal(t, "[redacted]", parsed.Label)
+	assert.Equal(t, "[redacted]", parsed.Reasoning)
+	assert.NotContains(t, parsed.Raw, escaped[:36], "the raw answer keeps no escaped key")
+	assert.Contains(t, parsed.Fields, "[redacted]")
+	for k, val := range parsed.Fields {
+		assertNoLeak(t, k)
+		assertNoLeak(t, fmt.Sprint(val))
+	}
 }

@@ -18,6 +18,14 @@
 // between identifiers as a subtraction, whose result is null) and a
 // `literal` holding an integer beyond 2^53 − 1, which float64 comparisons
 // cannot tell from its neighbours.
+//
+// An evaluation may not build more than MaxBuiltBytes: a function asked
+// for more (pad_right(s, `1099511627776`), a replace or split that would
+// grow past it) returns a *LimitError before it builds anything, and a
+// literal width past it is refused by Compile. Nor may it take more than
+// MaxSteps steps, or yield a result of more than MaxResultValues values
+// (or MaxResultBytes of strings) counted as a tree: "@ | [@, @]" repeated
+// doubles its result at each step. Those are *LimitErrors too.
 package query
 
 import (
@@ -126,7 +134,10 @@ func compile(expr string) (node parsing.ASTNode, err error) {
 		}
 		return parsing.ASTNode{}, &SyntaxError{Expr: expr, Msg: err.Error(), Offset: -1}
 	}
-	return node, nil
+	if se := checkWidths(expr, node); se != nil {
+		return parsing.ASTNode{}, se
+	}
+	return instrument(node), nil
 }
 
 // syntaxMsg is the library's message without its "SyntaxError: " prefix.
@@ -145,8 +156,10 @@ func (q *Query) String() string { return q.expr }
 // Search evaluates the query on data, which is first normalized (see
 // Normalize), and returns the result normalized the same way: nil when the
 // expression selects nothing. The error reports data JSON cannot hold, an
-// evaluation error (a function applied to the wrong type, say) or a panic
-// in the library; its message is bounded.
+// evaluation error (a function applied to the wrong type, say), a panic
+// in the library, or, as a *LimitError, an evaluation over a budget
+// (MaxBuiltBytes, MaxSteps, MaxResultValues, MaxResultBytes); its
+// message is bounded.
 func (q *Query) Search(data any) (any, error) {
 	norm, err := Normalize(data)
 	if err != nil {
@@ -166,9 +179,16 @@ func (q *Query) SearchDecoded(data any) (result any, err error) {
 			result, err = nil, &evalError{expr: q.expr, err: fmt.Errorf("failed inside the JMESPath library (%v)", r)}
 		}
 	}()
-	out, err := interpreter.NewInterpreter(data, functions, nil).Execute(q.node, data)
+	b := newBudget(q.expr)
+	out, err := interpreter.NewInterpreter(data, b, nil).Execute(q.node, data)
+	if b.err != nil {
+		return nil, b.err // whatever the library made of it
+	}
 	if err != nil {
 		return nil, &evalError{expr: q.expr, err: err}
+	}
+	if err := checkResult(q.expr, out); err != nil {
+		return nil, err
 	}
 	return Normalize(out)
 }
@@ -199,7 +219,19 @@ const maxEvalMsg = 300
 // Values already in that shape are walked without re-encoding; anything else
 // makes an encoding/json round trip, so Normalize(v) is always what
 // json.Unmarshal(json.Marshal(v)) gives.
+//
+// A value holding more than MaxResultValues values or MaxResultBytes of
+// JSON counted as a tree (a Go value may share its parts: an expected value
+// built by reusing one subtree thirty levels deep is a billion values once
+// walked), or nested deeper than MaxDepth, is an error too: see CheckSize.
 func Normalize(v any) (any, error) {
+	if err := CheckSize(v, maxResultValues, MaxResultBytes); err != nil {
+		return nil, err
+	}
+	return normalize(v)
+}
+
+func normalize(v any) (any, error) {
 	switch v := v.(type) {
 	case nil, bool, string:
 		return v, nil
@@ -222,7 +254,7 @@ func Normalize(v any) (any, error) {
 		}
 		out := make([]any, len(v))
 		for i, e := range v {
-			n, err := Normalize(e)
+			n, err := normalize(e)
 			if err != nil {
 				return nil, err
 			}
@@ -235,7 +267,7 @@ func Normalize(v any) (any, error) {
 		}
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			n, err := Normalize(e)
+			n, err := normalize(e)
 			if err != nil {
 				return nil, err
 			}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -74,24 +75,143 @@ func Field(name string) bool {
 }
 
 // Redact replaces every secret of at least MinSecret bytes in s by
-// "[redacted]".
+// "[redacted]", as written, percent-encoded ("Bearer%20sk%2Dproj%2D…", as
+// a server echoes a request's URL or header) or JSON-escaped
+// ("\u0073\u006b-…", as a judge's raw JSON answer may hold it) in any
+// part: the text is read decoded to find them, and the encoded run that
+// decodes to the secret is replaced.
 func Redact(s string, secrets []string) string {
 	for _, secret := range secrets {
 		if len(secret) >= MinSecret {
 			s = strings.ReplaceAll(s, secret, Redacted)
 		}
 	}
+	if strings.IndexByte(s, '%') >= 0 || strings.IndexByte(s, '\\') >= 0 {
+		s = redactEncoded(s, secrets)
+	}
 	return s
 }
 
+// redactEncoded replaces the percent-encoded or JSON-escaped runs of s
+// that decode to a secret.
+func redactEncoded(s string, secrets []string) string {
+	// Decode once to look, and map offsets back only when a secret is
+	// there, which is rare: a judge's raw answer holds many escapes.
+	text := decodeEscapes(s, nil)
+	if !slices.ContainsFunc(secrets, func(secret string) bool { return len(secret) >= MinSecret && strings.Contains(text, secret) }) {
+		return s
+	}
+	from := make([]int, 0, len(s)+1) // from[k] is where the k-th decoded byte starts in s
+	decodeEscapes(s, &from)
+	from = append(from, len(s))
+	cut := make([]bool, len(s))
+	found := false
+	for _, secret := range secrets {
+		if len(secret) < MinSecret {
+			continue
+		}
+		for at := 0; ; {
+			k := strings.Index(text[at:], secret)
+			if k < 0 {
+				break
+			}
+			start, end := at+k, at+k+len(secret)
+			for i := from[start]; i < from[end]; i++ {
+				cut[i] = true
+			}
+			found, at = true, end
+		}
+	}
+	if !found {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !cut[i] {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		b.WriteString(Redacted)
+		for i < len(s) && cut[i] {
+			i++
+		}
+	}
+	return b.String()
+}
+
+// decodeEscapes returns s with its percent and JSON escapes decoded, and
+// when from is not nil appends to it, for each decoded byte, the offset in
+// s where it starts.
+func decodeEscapes(s string, from *[]int) string {
+	dec := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		n, b := escape(s, i)
+		if n == 0 {
+			if from != nil {
+				*from = append(*from, i)
+			}
+			dec = append(dec, s[i])
+			i++
+			continue
+		}
+		for range b {
+			if from != nil {
+				*from = append(*from, i)
+			}
+		}
+		dec = append(dec, b...)
+		i += n
+	}
+	return string(dec)
+}
+
+// escape reads the escape at s[i], if one starts there: "%2D", or JSON's
+// "\u002d", "\/", "\\" and "\"". It returns its length in s, 0 when there
+// is none, and the bytes it stands for.
+func escape(s string, i int) (int, []byte) {
+	switch {
+	case s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+		return 3, []byte{unhex(s[i+1])<<4 | unhex(s[i+2])}
+	case s[i] != '\\' || i+1 >= len(s):
+		return 0, nil
+	}
+	switch c := s[i+1]; c {
+	case '/', '\\', '"':
+		return 2, []byte{c}
+	case 'u':
+		if i+5 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
+			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
+			return 6, utf8.AppendRune(nil, r)
+		}
+	}
+	return 0, nil
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
 // RedactVerdict replaces text in what v holds from the reply, by f: the
-// model's name, the whole answer, the reasoning (the verdict's and each
-// criterion's), the string values of Fields — a string under a field name
-// that Field flags is replaced whole — and the same in every panel vote.
-// Scores and the label are left alone: they are read before redaction, and
-// a secret is never one.
+// model's name, the whole answer, the label, the reasoning (the verdict's
+// and each criterion's), the keys and string values of Fields — a string
+// under a field name that Field flags is replaced whole — and the same in
+// every panel vote. A judge that echoes a key, even JSON-escaped
+// ("\u0073\u006b-…", which decoding makes plain), may put it anywhere the
+// verdict's JSON holds text. Scores are left alone.
 func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
 	v.Model = f(v.Model)
+	v.Label = f(v.Label)
 	v.Raw = f(v.Raw)
 	v.Reasoning = f(v.Reasoning)
 	if v.Criteria != nil {
@@ -112,21 +232,40 @@ func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
 	}
 }
 
-// Value returns a copy of a decoded JSON value with every string passed
-// through f, and every string of at least MinSecret bytes under an object
-// key that Field flags replaced by "[redacted]" whole.
+// Value returns a copy of a decoded JSON value with every string and
+// every object key passed through f, and every string of at least
+// MinSecret bytes under an object key that Field flags replaced by
+// "[redacted]" whole. Keys that f makes equal are told apart by a suffix,
+// " (2)", " (3)", so no value is lost.
 func Value(v any, f func(string) string) any {
 	switch v := v.(type) {
 	case string:
 		return f(v)
 	case map[string]any:
 		out := make(map[string]any, len(v))
-		for k, x := range v {
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // so the suffixes do not depend on map order
+		for _, k := range keys {
+			x := v[k]
+			key := f(k)
+			if key != k {
+				for n := 2; ; n++ {
+					if _, taken := v[key]; !taken {
+						if _, taken = out[key]; !taken {
+							break
+						}
+					}
+					key = f(k) + " (" + strconv.Itoa(n) + ")"
+				}
+			}
 			if s, ok := x.(string); ok && Field(k) && len(s) >= MinSecret {
-				out[k] = Redacted
+				out[key] = Redacted
 				continue
 			}
-			out[k] = Value(x, f)
+			out[key] = Value(x, f)
 		}
 		return out
 	case []any:

@@ -102,3 +102,44 @@ func TestSecretRedactVerdict(t *testing.T) {
 	}, v)
 	assert.Equal(t, leak, orig[0].Reasoning, "the caller's slices are not written to")
 }
+
+// Redact finds a secret percent-encoded in any part, and replaces the
+// encoded run; other percent signs stay as they are.
+func TestSecretRedactPercentEncoded(t *testing.T) {
+	const key = "sk-proj-SECRETKEY0123456789abcdefXYZ"
+	for in, want := range map[string]string{
+		"denied for Bearer%20sk%2Dproj%2DSECRETKEY0123456789abcdefXYZ":         "denied for Bearer%20[redacted]",
+		"k=sk%2dproj%2dSECRETKEY0123456789abcdefXYZ&x=1":                       "k=[redacted]&x=1",
+		"%73%6B-proj-SECRETKEY0123456789abcdefXYZ%":                            "[redacted]%",
+		"plain " + key + " and encoded sk%2Dproj-SECRETKEY0123456789abcdefXYZ": "plain [redacted] and encoded [redacted]",
+		"100% sure, %zz, %2":                            "100% sure, %zz, %2",
+		"sk%2Dproj%2DSECRETKEY0123456789abcdefXY (cut)": "sk%2Dproj%2DSECRETKEY0123456789abcdefXY (cut)",
+	} {
+		assert.Equal(t, want, secret.Redact(in, []string{key}), in)
+	}
+	assert.Equal(t, "a%2Db", secret.Redact("a%2Db", []string{"a-b"}), "shorter than MinSecret")
+
+	// JSON escapes, as a judge's raw JSON answer holds an echoed key.
+	for in, want := range map[string]string{
+		`{"label": "\u0073\u006b\u002dproj-SECRETKEY0123456789abcdefXYZ"}`: `{"label": "[redacted]"}`,
+		`key: sk-proj-SECRETKEY0123456789abcdef\u0058\u0059\u005A.`:        `key: [redacted].`,
+		`{"a": "\\", "b": "\u00e9", "c": "\"quoted\""}`:                    `{"a": "\\", "b": "\u00e9", "c": "\"quoted\""}`,
+	} {
+		assert.Equal(t, want, secret.Redact(in, []string{key}), in)
+	}
+	assert.Equal(t, `"[redacted]"`, secret.Redact(`"tok\/abc\/12345678"`, []string{"tok/abc/12345678"}), `JSON's \/`)
+}
+
+// RedactVerdict redacts the label and the keys of Fields, which a judge
+// echoing a key (JSON-escaped, so decoded plain) may hold; keys that
+// redaction makes equal keep their values apart.
+func TestSecretRedactVerdictLabelAndKeys(t *testing.T) {
+	const leak = "sk-LEAKCHECK-q7Zp9Wv3Xy5Tb2Nm"
+	v := evalkit.Verdict{Label: leak, Fields: map[string]any{
+		leak: 1.0, "x " + leak: map[string]any{leak: "y"}, "[redacted]": 2.0, "kept": 3.0,
+	}}
+	secret.RedactVerdict(&v, func(s string) string { return secret.Redact(s, []string{leak}) })
+	assert.Equal(t, evalkit.Verdict{Label: "[redacted]", Fields: map[string]any{
+		"[redacted] (2)": 1.0, "x [redacted]": map[string]any{"[redacted]": "y"}, "[redacted]": 2.0, "kept": 3.0,
+	}}, v)
+}
