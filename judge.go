@@ -71,6 +71,14 @@ type JudgeRequest struct {
 	// Verdict.Label ("yes" and "no", "C" and "I", "pass" and "fail"). A
 	// grader reads the label against its passing labels.
 	Labels []string `json:"labels,omitempty"`
+	// Metric, when set, names the step of a model-graded metric the
+	// request is, with its template's version ("faithfulness.verdicts/1";
+	// see package assert's RAG and safety metrics): the judge does the
+	// task Criteria describes and answers in VerdictSchema's shape, item
+	// by item, instead of scoring the content on Scale, and evalkit
+	// computes the metric from the items. Such a request needs a
+	// VerdictSchema.
+	Metric string `json:"metric,omitempty"`
 }
 
 // Validate returns an error for a request no judge can answer: no criteria,
@@ -93,6 +101,9 @@ func (r JudgeRequest) Validate() error {
 			return fmt.Errorf("evalkit: judge request lists the label %q twice", l)
 		}
 		seen[l] = true
+	}
+	if r.Metric != "" && len(r.VerdictSchema) == 0 {
+		return fmt.Errorf("evalkit: judge request for the metric step %q has no verdict schema", r.Metric)
 	}
 	return r.Scale.OrDefault().Validate()
 }

@@ -221,8 +221,9 @@ func (j *Judge) Identity() evalkit.Identity {
 }
 
 // Judge asks the model to grade req through a forced tool call (see the
-// package doc) and reads the tool's input with evalkit.ParseVerdict on
-// req.Scale.OrDefault(). req.Model, when set, replaces the judge's model;
+// package doc) and reads the tool's input with evalkit.ParseVerdictFor
+// (ParseVerdict on req.Scale.OrDefault(); with a VerdictSchema, a
+// whole-object answer needs no score). req.Model, when set, replaces the judge's model;
 // req.SystemPrompt replaces evalkit's system prompt. A req.VerdictSchema
 // becomes the tool's input_schema, so it must describe an object.
 //

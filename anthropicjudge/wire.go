@@ -141,7 +141,7 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 	// cut to a length, and a credential cut there would escape Judge's
 	// redaction of the error.
 	answer = judgehttp.Redact(answer, j.client.Secrets)
-	v, err := evalkit.ParseVerdict(answer, req.Scale.OrDefault())
+	v, err := evalkit.ParseVerdictFor(req, answer)
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s: %w", answered, err)
 	}

@@ -265,7 +265,8 @@ func (j *Judge) Identity() evalkit.Identity {
 }
 
 // Judge asks the model to grade req and reads its answer with
-// evalkit.ParseVerdict on req.Scale.OrDefault(). req.Model, when set,
+// evalkit.ParseVerdictFor (ParseVerdict on req.Scale.OrDefault(); with a
+// VerdictSchema, a whole-object answer needs no score). req.Model, when set,
 // replaces the judge's model; req.SystemPrompt replaces evalkit's system
 // prompt (see package judgeprompt).
 //

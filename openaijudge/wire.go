@@ -192,7 +192,7 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 	}
 	// Any other finish_reason ("stop", "tool_calls", a server's own) lets
 	// the answer be read: ParseVerdict refuses one it cannot read whole.
-	v, err := evalkit.ParseVerdict(content, req.Scale.OrDefault())
+	v, err := evalkit.ParseVerdictFor(req, content)
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s: %w", answered, err)
 	}

@@ -73,7 +73,9 @@ Reply with one JSON object and nothing else.`
 
 // Render returns the system and user messages for req. It returns an error
 // for a request that fails req.Validate or whose VerdictSchema is not a JSON
-// object.
+// object. A request with a Metric (a step of a model-graded metric, see
+// MetricStep) is framed as that task — its Criteria, the data, the schema —
+// with no scale and no score.
 func Render(req evalkit.JudgeRequest) (Messages, error) {
 	if err := req.Validate(); err != nil {
 		return Messages{}, err
@@ -81,6 +83,9 @@ func Render(req evalkit.JudgeRequest) (Messages, error) {
 	schema, err := Schema(req)
 	if err != nil {
 		return Messages{}, err
+	}
+	if req.Metric != "" {
+		return renderMetric(req, schema), nil // see metrics.go
 	}
 	system := defaultSystem
 	if req.SystemPrompt != "" {
