@@ -14,7 +14,7 @@
 //	})
 //	// v.Score == 1, v.RawScore == 10, err == nil
 //
-// There are four kinds of fake, each named by what it does, in the manner
+// There are five kinds of fake, each named by what it does, in the manner
 // of net/http/httptest and testing/iotest:
 //
 //   - Judges: Pass, Fail, Fixed, Sequence, Rules, Hash and Err answer
@@ -30,6 +30,8 @@
 //     anthropicjudge) end to end.
 //   - An embedder: BagOfWords embeds texts as hashed word counts, so
 //     embedding checks (cosine_similarity) run without a model.
+//   - Classifiers (evalkit.Classifier): Scores, ClassifierRules,
+//     ClassifierErr and SpyClassifier, the same way.
 //   - A checker: TestJudge calls any judge with valid, invalid and
 //     cancelled requests, from many goroutines, and returns one error
 //     listing every breach of the evalkit.Judge contract, as
