@@ -18,7 +18,9 @@ import (
 // whatever the judge's own pass/fail says, and the judged check must not
 // have a Passing of its own. On any other check it grades the Result's
 // Score, and the check's own pass/fail is not used; the check's summary
-// becomes a "check" detail.
+// becomes a "check" detail. A pure score emitter (ClassifierScore) and an
+// external evaluator give the score they emit, which must be there (an
+// evaluator that answered only passed is an error here).
 //
 // Registry type "assertion", params: eval_type (the check's type name,
 // required), eval_params (its params), min_score, max_score. As PromptKit's
@@ -107,7 +109,13 @@ func (a Assertion) Check(ctx context.Context, tr *evalkit.Transcript) (Result, e
 		}
 		return verdictResult(v, g, j, false), nil
 	}
-	res, err := a.Eval.Check(ctx, tr)
+	var res Result
+	var err error
+	if se, ok := a.Eval.(scoreEmitter); ok {
+		res, err = se.emitScore(ctx, tr) // a score with no pass/fail of its own (wiring.go)
+	} else {
+		res, err = a.Eval.Check(ctx, tr)
+	}
 	if err != nil {
 		return Result{}, err
 	}

@@ -29,6 +29,7 @@ type Registry struct {
 	shared  *Registry    // for a registry made by WithJudge or WithTools, the one holding the entries
 	// embedder is what embedding checks ask (see WithEmbedder).
 	embedder evalkit.Embedder
+	wiring   // classifiers, allowed environment, HTTP client: see wiring.go
 }
 
 type entry struct {
@@ -40,7 +41,7 @@ type entry struct {
 // NewRegistry returns a registry holding every built-in check and alias.
 func NewRegistry() *Registry {
 	r := &Registry{entries: map[string]entry{}}
-	for _, table := range []map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks(), equalsChecks(), consistentChecks()} {
+	for _, table := range append([]map[string]func(*params) (Check, error){textChecks(), jsonChecks(), toolChecks(), judgedChecks(), equalsChecks(), consistentChecks()}, metricTables()...) {
 		for name, build := range table {
 			r.entries[name] = entry{build: build, target: name}
 		}
@@ -82,13 +83,23 @@ func NewRegistry() *Registry {
 	// PromptKit's handler docs name these two state_is and transitioned_to.
 	r.entries["state_is"] = entry{build: buildWorkflowStateIs, target: "workflow_state_is"}
 	r.entries["transitioned_to"] = entry{build: buildWorkflowTransitionedTo, target: "workflow_transitioned_to"}
+
+	// Metrics, classifiers and external evaluators (wiring.go).
+	for alias, target := range metricAliases {
+		r.entries[alias] = entry{build: r.entries[target].build, target: target}
+	}
+	for _, target := range metricSessions {
+		r.entries[target+"_session"] = entry{build: r.entries[target].build, target: target, scope: Session}
+	}
 	return r
 }
 
 // WithJudge returns a registry whose judged checks (llm_judge,
-// llm_judge_session, llm_judge_tool_calls, and assertions wrapping them)
+// llm_judge_session, llm_judge_tool_calls, the model-graded metrics, and
+// assertions wrapping them)
 // ask j. It shares r's check types: a type registered on either is
-// registered on both. Without a judge, building a judged check is an error
+// registered on both; and keeps r's classifiers, allowed environment and
+// HTTP client (wiring.go). Without a judge, building a judged check is an error
 // wrapping ErrNoJudge.
 func (r *Registry) WithJudge(j evalkit.Judge) *Registry {
 	d := r.derive()
@@ -97,9 +108,9 @@ func (r *Registry) WithJudge(j evalkit.Judge) *Registry {
 }
 
 // derive returns a registry sharing r's check types and keeping what r
-// asks (judge, tools, embedder), for the With methods to change one of.
+// asks (judge, tools, embedder, and the wiring of wiring.go), for the With methods to change one of.
 func (r *Registry) derive() *Registry {
-	return &Registry{judge: r.judgeOrNil(), tools: r.toolsOrNil(), embedder: r.embedderOrNil(), shared: r.table()}
+	return &Registry{judge: r.judgeOrNil(), tools: r.toolsOrNil(), embedder: r.embedderOrNil(), shared: r.table(), wiring: r.wiring.clone()}
 }
 
 // table is the registry holding the entries.

@@ -22,7 +22,7 @@ import (
 // aliases included: the walks below fail when a type is added without an
 // entry, so every type is validated, described and typo-checked. Each
 // family of checks keeps its own table beside its tests.
-var minimalParams = mergeParams(coreParams, trajectoryParams, agentParams)
+var minimalParams = mergeParams(coreParams, trajectoryParams, agentParams, metricParams)
 
 // mergeParams joins tables of minimal params; a type in two tables is a
 // mistake in the tables.
@@ -202,7 +202,9 @@ func TestDescribeEveryType(t *testing.T) {
 		return evalkit.Verdict{}, errors.New("not asked")
 	})).WithTools(assert.ToolExecutorFunc(func(context.Context, string, json.RawMessage) (evalkit.ToolResult, error) {
 		return evalkit.ToolResult{}, errors.New("not run")
-	})).WithEmbedder(judgefake.BagOfWords(64))
+	})).WithEmbedder(judgefake.BagOfWords(64)).WithClassifier(evalkit.ClassifierFunc(func(context.Context, evalkit.ClassifyRequest) (evalkit.Classification, error) {
+		return evalkit.Classification{}, errors.New("not asked")
+	}))
 	for _, name := range registeredNames(t) {
 		c, err := reg.Build(name, minimalParams[name])
 		require.NoError(t, err, name)

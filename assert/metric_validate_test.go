@@ -1,0 +1,19 @@
+package assert_test
+
+// metricParams are minimal valid parameters of the metrics, classifier
+// checks and external evaluators (see minimalParams).
+var metricParams = map[string]map[string]any{
+	"answer_relevancy":     {"question": "Where is my refund?", "rubric": "Greetings do not count"},
+	"faithfulness":         {"contexts": []any{"Refunds take 5 days."}, "penalize_ambiguous": true},
+	"hallucination":        {"context": "Refunds take 5 days."},
+	"contextual_precision": {"contexts": []any{"Refunds take 5 days."}, "question": "How long do refunds take?"},
+	"context_precision":    {"contexts": []any{"Refunds take 5 days."}, "expected_output": "Five days."},
+	"contextual_recall":    {"contexts": []any{"Refunds take 5 days."}, "reference": "Refunds take five days."},
+	"context_recall":       {"context_field": "retrieved", "reference": "Refunds take five days."},
+	"contextual_relevancy": {"contexts": []any{"Refunds take 5 days."}},
+	"context_relevancy":    {"contexts": []any{"Refunds take 5 days."}, "model": "gpt-4.1"},
+	"bias":                 {"scope": "session"},
+	"toxicity":             {"criteria": "Sarcasm counts"},
+	"pii_leakage":          {"kinds": []any{"email", "card"}},
+	"role_violation":       {"system_prompt": "You are a polite support agent for Acme."},
+}
