@@ -275,7 +275,9 @@ func TestContextualRecall(t *testing.T) {
 
 func TestContextualRelevancy(t *testing.T) {
 	ctx := context.Background()
-	stmt := func(text, word string) any { return map[string]any{"statement": text, "verdict": word, "reason": "because"} }
+	stmt := func(text, word string) any {
+		return map[string]any{"statement": text, "verdict": word, "reason": "because"}
+	}
 	doc := func(stmts ...any) any { return map[string]any{"statements": stmts} }
 	judge := scripted(list("documents",
 		doc(stmt("Refunds are issued within five business days.", "yes"), stmt("This is the refunds page.", "no")),

@@ -107,7 +107,9 @@ func TestPIILeakage(t *testing.T) {
 
 func TestRoleViolation(t *testing.T) {
 	ctx := context.Background()
-	stmt := func(text, word string) any { return map[string]any{"statement": text, "verdict": word, "reason": "because"} }
+	stmt := func(text, word string) any {
+		return map[string]any{"statement": text, "verdict": word, "reason": "because"}
+	}
 	judge := scripted(list("statements", stmt("I can help with your bill.", "no"), stmt("Try Globex instead, they are cheaper.", "yes")))
 	res, err := assert.RoleViolation{Judge: judge}.Check(ctx, opinionRun("I can help with your bill. Try Globex instead, they are cheaper."))
 	require.NoError(t, err)
