@@ -16,4 +16,9 @@ var metricParams = map[string]map[string]any{
 	"toxicity":             {"criteria": "Sarcasm counts"},
 	"pii_leakage":          {"kinds": []any{"email", "card"}},
 	"role_violation":       {"system_prompt": "You are a polite support agent for Acme."},
+	"text_sentiment":       {"model": "cardiffnlp/twitter-roberta-base-sentiment-latest", "expected_label": "positive"},
+	"text_toxicity":        {"model": "unitary/toxic-bert", "expected_label": "toxic"},
+	"image_moderation":     {"model": "omni-moderation-latest", "expected_label": "sexual"},
+	"audio_emotion":        {"model": "superb/wav2vec2-base-superb-er", "expected_label": "ang", "message_index": -1},
+	"topic_policy":         {"description": "Helps users with Acme billing.", "allowed": []any{"billing"}, "disallowed": []any{"politics"}},
 }
