@@ -21,4 +21,9 @@ var metricParams = map[string]map[string]any{
 	"image_moderation":     {"model": "omni-moderation-latest", "expected_label": "sexual"},
 	"audio_emotion":        {"model": "superb/wav2vec2-base-superb-er", "expected_label": "ang", "message_index": -1},
 	"topic_policy":         {"description": "Helps users with Acme billing.", "allowed": []any{"billing"}, "disallowed": []any{"politics"}},
+	"rest_eval":            {"url": "http://127.0.0.1:9/eval", "timeout": "5s"},
+	"rest_eval_session":    {"url": "http://127.0.0.1:9/eval"},
+	"a2a_eval":             {"agent_url": "http://127.0.0.1:9/a2a"},
+	"a2a_eval_session":     {"agent_url": "http://127.0.0.1:9/a2a", "criteria": "Polite"},
+	"exec_eval":            {"command": "true", "args": []any{"--pass"}},
 }

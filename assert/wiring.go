@@ -91,7 +91,7 @@ type scoreEmitter interface {
 // metricTables are the check tables of the metrics, classifiers and
 // external evaluators, for NewRegistry.
 func metricTables() []map[string]func(*params) (Check, error) {
-	return []map[string]func(*params) (Check, error){ragChecks(), safetyChecks(), classifierChecks()}
+	return []map[string]func(*params) (Check, error){ragChecks(), safetyChecks(), classifierChecks(), externalChecks()}
 }
 
 // metricAliases are their other names: Ragas' for the RAG metrics.
@@ -102,4 +102,4 @@ var metricAliases = map[string]string{
 }
 
 // metricSessions are the checks with a "_session" type name.
-var metricSessions = []string{}
+var metricSessions = []string{"rest_eval", "a2a_eval"}
