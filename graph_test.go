@@ -30,6 +30,8 @@ func TestPackageGraph(t *testing.T) {
 		"./openaijudge":    append(slices.Clone(root), mod+"/openaijudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
 		"./anthropicjudge": append(slices.Clone(root), mod+"/anthropicjudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
 		"./golden":         recordings,
+		// The HTTP classifier: the judges' plumbing, no judge prompt.
+		"./openaiclassifier": append(slices.Clone(root), mod+"/openaiclassifier", mod+"/internal/judgehttp", mod+"/internal/secret"),
 		// The example agent is what users write: net/http and the
 		// vocabulary, no SDK.
 		"./examples/agent": append(slices.Clone(root), mod+"/examples/agent"),
