@@ -29,6 +29,7 @@ type judgeSetup struct {
 	labels   bool
 	verdict  bool
 	offered  []string
+	metric   metricSetup // the metrics' own options (metricopts.go)
 }
 
 // JudgeCheck returns the judged check for content of the given kind:
@@ -55,6 +56,9 @@ func JudgeCheck(j evalkit.Judge, kind evalkit.ContentKind, criteria string, opts
 	}
 	fail := func(err error) Check {
 		return CheckFunc(func(context.Context, *evalkit.Transcript) (Result, error) { return Result{}, err })
+	}
+	if name := s.metric.set(); name != "" {
+		return fail(paramErr(check, name, "%s is an option of the model-graded metrics (MetricCheck), not of a judged check", name))
 	}
 	if s.labels && s.verdict {
 		return fail(paramErr(check, "passing", "give PassingLabels or PassingVerdict, not both"))

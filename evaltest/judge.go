@@ -33,10 +33,10 @@ func WithJudge(j evalkit.Judge) Option {
 }
 
 // evalRegistry is the registry Eval uses: the T's (nil for the built-in
-// one) made to ask judge, when the T has one, and to embed with the T's
-// embedder.
+// one) made to ask judge, when the T has one, to embed with the T's
+// embedder and to classify with its classifier.
 func (t *T) evalRegistry(judge evalkit.Judge) *assert.Registry {
-	if judge == nil && t.x.embedder == nil {
+	if judge == nil && t.x.embedder == nil && t.x.classifier == nil {
 		return t.registry
 	}
 	reg := t.registry
@@ -45,6 +45,9 @@ func (t *T) evalRegistry(judge evalkit.Judge) *assert.Registry {
 	}
 	if t.x.embedder != nil {
 		reg = reg.WithEmbedder(t.x.embedder) // see WithEmbedder
+	}
+	if t.x.classifier != nil {
+		reg = reg.WithClassifier(t.x.classifier) // see WithClassifier
 	}
 	if judge == nil {
 		return reg

@@ -23,7 +23,8 @@ type extension struct {
 	last    *evalkit.Transcript
 	report  reportState // see report.go
 
-	embedder evalkit.Embedder // see WithEmbedder
+	embedder   evalkit.Embedder   // see WithEmbedder
+	classifier evalkit.Classifier // see WithClassifier (metrics.go)
 }
 
 // root is the T made by New that t descends from: the one that owns the
