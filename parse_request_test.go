@@ -3,6 +3,7 @@ package evalkit_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +60,12 @@ func TestJudgeRequestMetricNeedsSchema(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "has no verdict schema")
 	require.NoError(t, evalkit.JudgeRequest{Criteria: "x", Metric: "m/1", VerdictSchema: itemsSchema}.Validate())
+}
+
+// A metric step's structured answer has items, no score.
+func ExampleParseVerdictFor() {
+	req := evalkit.JudgeRequest{Criteria: "List the claims", VerdictSchema: itemsSchema, Metric: "claims.extract/1"}
+	v, err := evalkit.ParseVerdictFor(req, `{"statements": ["Refunds take five days."]}`)
+	fmt.Println(v.Scored, v.Fields["statements"], err)
+	// Output: false [Refunds take five days.] <nil>
 }
