@@ -140,3 +140,15 @@ func metricLabel(name string, opts []assert.JudgeOption) string {
 	}
 	return textnorm.Excerpt(name+"("+strings.Join(args, ", ")+")", maxLabel)
 }
+
+// NoPII checks that the stream leaks none of the PII the deterministic
+// patterns find — e-mail addresses, phone numbers, Luhn-valid card
+// numbers, US Social Security numbers, mod-97-valid IBANs; kinds, when
+// given (assert.PIIEmail, ...), limit it to those (assert.PIIPatterns as a
+// stream). It fails at the first finding, the value masked; no model is
+// asked.
+func (s *StreamExpectation) NoPII(kinds ...string) *StreamExpectation {
+	s.t.tb.Helper()
+	s.report(call("NoPII", strArgs(kinds)...), assert.PIIPatterns{Kinds: kinds})
+	return s
+}

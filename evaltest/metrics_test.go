@@ -173,3 +173,11 @@ transcript: 3 messages`, tb.errors[0])
 		Eval("assertion", map[string]any{"eval_type": "text_toxicity", "max_score": 0.8, "eval_params": map[string]any{"model": "m", "expected_label": "toxic"}})
 	assert.Empty(t, tb.errors)
 }
+
+func TestStreamNoPII(t *testing.T) {
+	tb := &fakeTB{}
+	evaltest.New(tb).ExpectStream([]string{"Sure, call her at 415-55", "5-2671 tonight."}).NoPII().NoPII(evalassert.PIIEmail)
+	assert.Equal(t, []string{`NoPII(): found a phone number at chunks[0], byte 18 (byte 18 of the stream)
+pii: "•••-•••-••71"
+stream: 2 chunks, 39 bytes`}, tb.errors)
+}
