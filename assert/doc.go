@@ -28,6 +28,15 @@
 // (PromptKit's type: assertion with min_score/max_score), never in the
 // judge's prompt, and a verdict missing what is graded is an error.
 //
+// Model-graded metrics (AnswerRelevancy, Faithfulness, Hallucination, the
+// Contextual ones, Bias, Toxicity, PIILeakage, RoleViolation; DeepEval's,
+// Ragas' and PromptKit's names) ask the judge per item in structured
+// output and compute their score, in [0,1] and higher for better, from
+// the items; a judge answer without its items is ErrBadVerdict.
+// Classifier checks (ClassifierScore, TopicPolicy) ask an
+// evalkit.Classifier; external evaluators (RESTEval, A2AEval, ExecEval)
+// an endpoint, an A2A agent or a program, whose failure is ErrEvaluator.
+//
 // Value matching (Equals, registry type equals or exact_match) compares
 // the output, or a JMESPath-selected value of its JSON, with an expected
 // value or any of a set (AnyOf), after canonicalization Rules on both
