@@ -70,9 +70,9 @@ func (r *Registry) WithEnv(names ...string) *Registry {
 }
 
 // WithHTTPClient returns a registry whose external evaluators (rest_eval,
-// a2a_eval) call with hc: a client with a replaying transport (package
-// golden), a proxy, a test server's client. The default is a client of
-// its own that never follows redirects.
+// a2a_eval) call with hc: evaltest.HTTPClient(t), which records and
+// replays them, a proxy, a test server's client. Redirects are never
+// followed, whatever hc says; nil is http.DefaultClient.
 func (r *Registry) WithHTTPClient(hc *http.Client) *Registry {
 	d := r.derive()
 	d.httpClient = hc

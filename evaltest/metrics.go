@@ -13,8 +13,10 @@ import (
 // image_moderation, audio_emotion, topic_policy, and type "assertion"
 // wrapping them) when they name no classifier_id. Use
 // openaiclassifier's, a user's own evalkit.ClassifierFunc, or a fake from
-// judgefake. A classifier is not recorded by evaltest; one over HTTP
-// replays through an HTTP recording given to its client.
+// judgefake. The classifier is not wrapped in a recording as the judge is;
+// one over HTTP records and replays through HTTPClient:
+//
+//	c := openaiclassifier.FromEnv(openaiclassifier.WithHTTPClient(evaltest.HTTPClient(t)))
 func WithClassifier(c evalkit.Classifier) Option {
 	return func(t *T) { t.x.classifier = c }
 }

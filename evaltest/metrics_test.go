@@ -2,6 +2,9 @@ package evaltest_test
 
 import (
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -14,6 +17,7 @@ import (
 	"github.com/evalkit-go/evalkit/evaltest"
 	"github.com/evalkit-go/evalkit/golden"
 	"github.com/evalkit-go/evalkit/judgefake"
+	"github.com/evalkit-go/evalkit/openaiclassifier"
 )
 
 var refundDocs = []string{
@@ -180,4 +184,41 @@ func TestStreamNoPII(t *testing.T) {
 	assert.Equal(t, []string{`NoPII(): found a phone number at chunks[0], byte 18 (byte 18 of the stream)
 pii: "•••-•••-••71"
 stream: 2 chunks, 39 bytes`}, tb.errors)
+}
+
+// A classifier and an external evaluator over HTTP are recorded and
+// replayed through evaltest's HTTP recording, as the judges' verdicts are.
+func TestClassifierAndEvaluatorReplayed(t *testing.T) {
+	isolate(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		switch r.URL.Path {
+		case "/v1/moderations":
+			_, _ = io.WriteString(w, `{"model": "omni-moderation-latest", "results": [{"flagged": false, "category_scores": {"harassment": 0.01}}]}`)
+		default:
+			_, _ = io.WriteString(w, `{"passed": true, "score": 0.9}`)
+		}
+	}))
+	url := srv.URL
+	check := func(tb testing.TB, hc *http.Client) {
+		c := openaiclassifier.New(openaiclassifier.WithBaseURL(url+"/v1"), openaiclassifier.WithAPIKey("sk-test-replayed-0001"), openaiclassifier.WithHTTPClient(hc))
+		et := evaltest.New(tb, evaltest.WithClassifier(c), evaltest.WithRegistry(evalassert.NewRegistry().WithHTTPClient(hc)))
+		et.Expect(ragAnswer()).
+			Eval("assertion", map[string]any{"eval_type": "text_toxicity", "max_score": 0.3,
+				"eval_params": map[string]any{"model": "omni-moderation-latest", "expected_label": "harassment"}}).
+			Eval("rest_eval", map[string]any{"url": url + "/eval", "min_score": 0.8})
+	}
+	t.Setenv("EVALKIT_MODE", "record")
+	tb := runTB("TestGuarded", func(tb testing.TB) {
+		check(tb, &http.Client{Transport: evaltest.HTTPTransport(tb, http.DefaultTransport)})
+	})
+	assert.Empty(t, tb.errors)
+	srv.Close()
+
+	t.Setenv("EVALKIT_MODE", "")
+	tb = runTB("TestGuarded", func(tb testing.TB) { check(tb, evaltest.HTTPClient(tb)) })
+	assert.Empty(t, tb.errors, "replayed with the servers gone")
+	data, err := os.ReadFile("testdata/evalkit/TestGuarded.http.json")
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "sk-test-replayed-0001")
 }
