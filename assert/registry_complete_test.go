@@ -41,6 +41,11 @@ var promptKitTypes = []string{
 	"composition_step_output", "composition_branch_taken", "composition_parallel_complete", "composition_output",
 	"guardrail_triggered", "cost_budget", "latency_budget", "sentence_count", "max_sentences",
 	"outcome_equivalent", "directional", "cosine_similarity",
+	// model-graded, classifier-backed and external (issue 6)
+	"faithfulness", "answer_relevancy", "contextual_precision", "contextual_recall", "contextual_relevancy", "hallucination",
+	"bias", "toxicity", "pii_leakage", "role_violation",
+	"text_toxicity", "text_sentiment", "audio_emotion", "image_moderation", "topic_policy",
+	"rest_eval", "rest_eval_session", "a2a_eval", "a2a_eval_session",
 }
 
 // promptKitMediaTypes are PromptKit's media checks: package assert/media
@@ -50,17 +55,10 @@ var promptKitMediaTypes = []string{
 	"image_format", "image_dimensions", "audio_format", "audio_duration", "video_duration", "video_resolution",
 }
 
-// notYetRegistered are PromptKit's types that other work registers: the
-// model-graded, classifier-backed and external checks (the next issue). The test reports
-// them instead of failing, and fails once one resolves, so the merge that
-// registers it moves it to promptKitTypes.
-var notYetRegistered = []string{
-	// model-graded, classifier-backed and external: the next issue
-	"faithfulness", "answer_relevancy", "contextual_precision", "contextual_recall", "contextual_relevancy", "hallucination",
-	"bias", "toxicity", "pii_leakage", "role_violation",
-	"text_toxicity", "text_sentiment", "audio_emotion", "image_moderation", "topic_policy",
-	"rest_eval", "rest_eval_session", "a2a_eval", "a2a_eval_session",
-}
+// notYetRegistered are PromptKit's types that other work registers. The
+// test reports them instead of failing, and fails once one resolves, so
+// the merge that registers it moves it to promptKitTypes. None is left.
+var notYetRegistered []string
 
 func TestRegistryCompleteness(t *testing.T) {
 	types := assert.Types()
