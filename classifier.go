@@ -71,9 +71,9 @@ type ClassifyRequest struct {
 	// classifier: the assistant's purpose ("Helps users operate
 	// AltairaLabs products").
 	Description string `json:"description,omitempty"`
-	// Examples are example inputs per label, for a topic classifier
-	// (PromptKit's examples.allowed and examples.disallowed, keyed by the
-	// label they illustrate).
+	// Examples are example inputs for a topic classifier, under the keys
+	// "allowed" and "disallowed" (PromptKit's examples.allowed and
+	// examples.disallowed): messages that are in scope, and out of it.
 	Examples map[string][]string `json:"examples,omitempty"`
 }
 

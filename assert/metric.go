@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
@@ -99,12 +100,12 @@ func (m *metricJudge) verdicts(ctx context.Context, n int, noun string, base eva
 	return verdictItems(m.check, v.Fields, step.List, n, noun, words)
 }
 
-// model names the model that judged, for the "judge" detail: the
+// modelLine names the model that judged, for the "judge" detail: the
 // verdicts' own models, else the judge's identity's.
 func (m *metricJudge) modelLine() string {
 	var models []string
 	for _, v := range m.answered {
-		if name := judgeModel(v, m.judge); name != "" && !containsString(models, name) {
+		if name := judgeModel(v, m.judge); name != "" && !slices.Contains(models, name) {
 			models = append(models, name)
 		}
 	}
@@ -114,15 +115,6 @@ func (m *metricJudge) modelLine() string {
 		}
 	}
 	return textnorm.Excerpt(strings.Join(models, ", "), maxQuote)
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // answerExcerpt quotes what a judge answered instead of an object.
@@ -207,7 +199,7 @@ func readVerdicts(check, key string, list []any, words []string, textKey string)
 			return nil, badVerdict(check, "%s[%d] has no verdict string (its fields: %s)", key, i, fieldNames(obj))
 		}
 		w := strings.ToLower(strings.TrimSpace(word))
-		if !containsString(words, w) {
+		if !slices.Contains(words, w) {
 			return nil, badVerdict(check, "%s[%d].verdict is %s: want %s", key, i, excerpt(word), joinQuoted(words, "or"))
 		}
 		out[i].verdict = w
