@@ -13,7 +13,9 @@
 // The wording is evalkit's own, and Version names it: a judge reports the
 // version in its Identity, so a recorded verdict is never replayed for a
 // prompt that has changed since. Any change to what Render or Schema
-// produce for some request must bump Version.
+// produce for some request must bump Version — except for a request with a
+// Metric, a step of a model-graded metric, whose wording is versioned by
+// its step's ID in the request instead (see MetricStep).
 //
 // The prompt never holds a pass threshold: the judge scores, the assertion
 // decides what passes (see DESIGN.md, "Checks, results, thresholds"). A
