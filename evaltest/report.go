@@ -89,6 +89,10 @@ var fluentTypes = map[string]string{
 	"ToolCallCount": "tool_call_count", "NoToolErrors": "no_tool_errors",
 	"Judge": "llm_judge", "JudgeSession": "llm_judge_session", "JudgeToolCalls": "llm_judge_tool_calls",
 	"Consistent": "consistent",
+	// The metrics (metrics.go).
+	"AnswerRelevancy": "answer_relevancy", "Faithfulness": "faithfulness", "Hallucination": "hallucination",
+	"ContextualPrecision": "contextual_precision", "ContextualRecall": "contextual_recall", "ContextualRelevancy": "contextual_relevancy",
+	"NoBias": "bias", "NoToxicity": "toxicity", "NoPII": "pii_leakage", "NoRoleViolation": "role_violation",
 }
 
 // checkType names a check's type from its label: the registry's name for
