@@ -23,6 +23,7 @@ func TestPackageGraph(t *testing.T) {
 	// (gopkg.in/dnaeon/go-vcr.v4, go.yaml.in/yaml/v4) and 11 packages to
 	// every user's test build for machinery golden replaces anyway.
 	recordings := append(slices.Clone(root), mod+"/golden", mod+"/internal/secret")
+	judges := []string{mod + "/openaijudge", mod + "/anthropicjudge", mod + "/internal/judgehttp", mod + "/internal/judgeprompt", mod + "/internal/secret"}
 	allowed := map[string][]string{
 		".":           root,
 		"./judgefake": append(slices.Clone(root), mod+"/judgefake"),
@@ -32,6 +33,12 @@ func TestPackageGraph(t *testing.T) {
 		"./golden":         recordings,
 		// The HTTP classifier: the judges' plumbing, no judge prompt.
 		"./openaiclassifier": append(slices.Clone(root), mod+"/openaiclassifier", mod+"/internal/judgehttp", mod+"/internal/secret"),
+		// Named judges build the real ones from declarations: the judges'
+		// packages, and YAML for config files (already in the core set,
+		// for case files). evaltest and assert select judges through
+		// evalkit.JudgeSet and never import it, so a test build without a
+		// judge set compiles no judge it does not use.
+		"./judgeset": append(append(slices.Clone(root), mod+"/judgeset", "go.yaml.in/yaml/v3"), judges...),
 		// The example agent is what users write: net/http and the
 		// vocabulary, no SDK.
 		"./examples/agent": append(slices.Clone(root), mod+"/examples/agent"),
@@ -57,9 +64,9 @@ func TestPackageGraph(t *testing.T) {
 	// dependencies of its own, about 2 s of compile on 2 cores.
 	core := []string{mod, "github.com/google/go-cmp", "github.com/jmespath-community/go-jmespath",
 		"github.com/santhosh-tekuri/jsonschema/v6", "golang.org/x/exp", "golang.org/x/text", "go.yaml.in/yaml/v3"}
-	for _, m := range goList(t, "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./evaltest", "./openaijudge", "./anthropicjudge") {
+	for _, m := range goList(t, "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./evaltest", "./openaijudge", "./anthropicjudge", "./judgeset") {
 		if !slices.Contains(core, m) {
-			t.Errorf("evaltest and the judges pull module %s into users' builds, outside the core set", m)
+			t.Errorf("evaltest, the judges and judgeset pull module %s into users' builds, outside the core set", m)
 		}
 	}
 
@@ -81,6 +88,11 @@ func TestPackageGraph(t *testing.T) {
 	// nothing of evaltest or assert (see allowed above).
 	if imports := goList(t, "-f", "{{range .Imports}}{{.}} {{end}}", "./evaltest"); !slices.Contains(imports, mod+"/golden") {
 		t.Errorf("evaltest does not import golden, so live judges are not recorded")
+	}
+	for _, pkg := range []string{"./evaltest", "./assert"} {
+		if deps := nonStandardDeps(t, pkg); slices.Contains(deps, mod+"/judgeset") || slices.Contains(deps, mod+"/openaijudge") {
+			t.Errorf("%s depends on a real judge or on judgeset: it selects judges through evalkit.JudgeSet", pkg)
+		}
 	}
 
 	// Only evaltest reports to the test: no other package's non-test files
