@@ -146,11 +146,17 @@ type ParamError struct {
 	Param string
 	// Msg says what was wrong and what is wanted.
 	Msg string
+	// Err is the cause, when there is one (a judge set's
+	// evalkit.ErrJudgeNotFound, say): errors.Is and errors.As reach it.
+	Err error
 }
 
 func (e *ParamError) Error() string {
 	return fmt.Sprintf("%s: param %q: %s", e.Check, e.Param, e.Msg)
 }
+
+// Unwrap returns the cause, or nil.
+func (e *ParamError) Unwrap() error { return e.Err }
 
 func paramErr(check, param, format string, args ...any) error {
 	return &ParamError{Check: check, Param: param, Msg: fmt.Sprintf(format, args...)}

@@ -61,7 +61,10 @@ var ErrNoJudge = errors.New("no judge")
 // a list), scale ({"min": 1, "max": 10}), verdict_schema, passing_labels,
 // offered_labels, label_rules (rule names; by default case_insensitive,
 // trim, collapse_whitespace, ignore_zero_width), verdict_field, passed,
-// passing_schema, scope. The judge is the registry's (Registry.WithJudge).
+// passing_schema, scope. The judge is the registry's (Registry.WithJudge),
+// or the one judge and variant name in its judge set
+// (Registry.WithJudgeSet); the Result's judge line then gives its
+// provenance: "strict/cheap (openai gpt-4.1-mini, temperature 0)".
 // min_score and max_score are refused here: put them on a "type: assertion"
 // wrapper, as PromptKit does.
 type LLMJudge struct {
@@ -476,9 +479,13 @@ func verdictResult(v evalkit.Verdict, g graded, j judging, labelShown bool) Resu
 // maxReasoning bounds the judge's reasoning in a Result, in bytes.
 const maxReasoning = 500
 
-// judgeModel names the model that judged: the verdict's, else the judge's
-// identity's.
+// judgeModel names the judge: a judge of a set by its provenance (see
+// judgeLine), any other by the model that judged, the verdict's, else the
+// judge's identity's.
 func judgeModel(v evalkit.Verdict, j evalkit.Judge) string {
+	if line := judgeLine(j); line != "" {
+		return line
+	}
 	if v.Model != "" {
 		return v.Model
 	}

@@ -30,6 +30,7 @@ type judgeSetup struct {
 	verdict  bool
 	offered  []string
 	metric   metricSetup // the metrics' own options (metricopts.go)
+	named    *judgeRef   // UseJudge's
 }
 
 // JudgeCheck returns the judged check for content of the given kind:
@@ -62,6 +63,13 @@ func JudgeCheck(j evalkit.Judge, kind evalkit.ContentKind, criteria string, opts
 	}
 	if s.labels && s.verdict {
 		return fail(paramErr(check, "passing", "give PassingLabels or PassingVerdict, not both"))
+	}
+	if s.named != nil {
+		named, err := useJudge(check, j, *s.named)
+		if err != nil {
+			return fail(err)
+		}
+		s.c.Judge = named
 	}
 	if s.offered != nil {
 		if !s.labels {

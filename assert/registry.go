@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -20,7 +21,8 @@ import (
 // Registry is safe for concurrent use. Nothing registers itself: a new
 // Registry starts with the built-in checks, and users add their own with
 // Register. Judged checks (llm_judge, ...) ask the registry's judge, set
-// with WithJudge.
+// with WithJudge, or the one their judge and variant params name in its
+// judge set (WithJudgeSet).
 type Registry struct {
 	mu      sync.RWMutex
 	entries map[string]entry
@@ -30,12 +32,19 @@ type Registry struct {
 	// embedder is what embedding checks ask (see WithEmbedder).
 	embedder evalkit.Embedder
 	wiring   // classifiers, allowed environment, HTTP client: see wiring.go
+	// judges is where judge and variant params look judges up (see
+	// WithJudgeSet); reads, on a registry made for one check's build, note
+	// that the check asked for its judge: the last is the check's own,
+	// those before it the checks' that wrap it (an assertion's).
+	judges evalkit.JudgeSet
+	reads  []*atomic.Bool
 }
 
 type entry struct {
 	build  func(*params) (Check, error)
 	target string // the canonical name, for aliases and error messages
 	scope  Scope  // a scope fixed by a "_session" alias
+	user   bool   // added with Register: its params are its own
 }
 
 // NewRegistry returns a registry holding every built-in check and alias.
@@ -110,7 +119,7 @@ func (r *Registry) WithJudge(j evalkit.Judge) *Registry {
 // derive returns a registry sharing r's check types and keeping what r
 // asks (judge, tools, embedder, and the wiring of wiring.go), for the With methods to change one of.
 func (r *Registry) derive() *Registry {
-	return &Registry{judge: r.judgeOrNil(), tools: r.toolsOrNil(), embedder: r.embedderOrNil(), shared: r.table(), wiring: r.wiring.clone()}
+	return &Registry{judge: r.judge, tools: r.toolsOrNil(), embedder: r.embedderOrNil(), judges: r.judges, shared: r.table(), wiring: r.wiring.clone()}
 }
 
 // table is the registry holding the entries.
@@ -121,9 +130,14 @@ func (r *Registry) table() *Registry {
 	return r
 }
 
+// judgeOrNil is the judge a judged check asks; every judged check's build
+// reads it here, so a judge param on a check that asks none is caught.
 func (r *Registry) judgeOrNil() evalkit.Judge {
 	if r == nil {
 		return nil
+	}
+	for _, read := range r.reads {
+		read.Store(true)
 	}
 	return r.judge
 }
@@ -156,7 +170,7 @@ func (r *Registry) Register(name string, build func(params map[string]any) (Chec
 	if _, dup := t.entries[name]; dup {
 		return fmt.Errorf("assert: check type %q is already registered", name)
 	}
-	t.entries[name] = entry{target: name, build: func(p *params) (Check, error) {
+	t.entries[name] = entry{target: name, user: true, build: func(p *params) (Check, error) {
 		for k := range p.m {
 			p.known[k] = true // the user's build function judges its own parameters
 		}
@@ -222,12 +236,24 @@ func (r *Registry) build(checkType string, params map[string]any, declaring bool
 	p.forced = e.scope
 	p.reg = r
 	p.declaring = declaring
+	var own *Registry // this check's: its judge named by its params, and whether it asks for one
+	if !e.user {
+		if own, err = r.checkJudge(p); err != nil {
+			return nil, err
+		}
+		p.reg = own
+	}
 	c, err := e.build(p)
 	if err != nil {
 		return nil, err
 	}
 	if c == nil {
 		return nil, fmt.Errorf("%s: the build function returned no check and no error", checkType)
+	}
+	if own != nil {
+		if err := own.checkAsked(p); err != nil {
+			return nil, err
+		}
 	}
 	if err := p.finish(); err != nil {
 		return nil, err
