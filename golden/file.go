@@ -61,6 +61,11 @@ type Entry struct {
 // long text cut to an excerpt that says how much was left out
 // ("… [1234 more bytes]").
 type Summary struct {
+	// Judge names the judge that recorded the entry in its judge set, and
+	// its variant: "strict/cheap" (see evalkit.NamedJudge); "" for a judge
+	// given directly. It is not part of the key: a judge of another name
+	// with the same identity replays the entry too.
+	Judge string `json:"judge,omitempty"`
 	// Criteria are the request's criteria, whole up to 1000 bytes.
 	Criteria string `json:"criteria"`
 	// Kind is what Content holds: "" (an answer), "transcript" or

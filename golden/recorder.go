@@ -313,6 +313,10 @@ func (r *Recorder) entry(req evalkit.JudgeRequest, k requestKey, v evalkit.Verdi
 	for _, c := range req.Context {
 		sum.Context = append(sum.Context, excerpt(c, maxExcerpt))
 	}
+	if n, ok := r.live.(evalkit.NamedJudge); ok {
+		name, variant := n.JudgeName()
+		sum.Judge = clean(evalkit.Provenance{Name: name, Variant: variant}.Ref())
+	}
 	var id evalkit.Identity
 	if err := decodeUseNumber(mustCanonical(secret.Value(r.id.tree, clean)), &id); err != nil {
 		return Entry{}, fmt.Errorf("golden: the judge's Identity: %w", err)
