@@ -50,7 +50,7 @@ func (s *attemptState) status() Status {
 func (t *T) runAttempt(ctx context.Context, i int, attempt func(et *T)) Attempt {
 	st := &attemptState{}
 	tb := &attemptTB{TB: t.tb, st: st, ctx: ctx}
-	et := &T{tb: tb, registry: t.registry, judge: t.judge, mode: t.mode, modeSet: t.modeSet}
+	et := &T{tb: tb, registry: t.registry, judge: t.judge, judges: t.judges, sel: t.sel, mode: t.mode, modeSet: t.modeSet}
 	et.x = t.x
 	et.x.parent, et.x.attempt, et.x.index, et.x.last = t, st, i, nil
 	et.x.report = t.x.report.child()

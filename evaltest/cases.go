@@ -34,6 +34,10 @@ import (
 //     params: {tool_names: [get_order_details, issue_refund]}
 //   - type: tool_args
 //     params: {tool_name: issue_refund, expected_args: {order_id: "#W123"}}
+//   - type: llm_judge
+//     judge: strict                 # a judge of WithJudgeSet's set, and its variant;
+//     variant: cheap                # on a case, for each of its judged evals
+//     params: {criteria: "Confirms the refund"}
 //
 // A file is a list of cases, or a mapping with the list under "cases".
 // "assertions" may stand for "evals", and an eval may carry PromptKit's
@@ -60,6 +64,10 @@ type Case struct {
 	Confidence float64
 	// Tags label the case in reports.
 	Tags []string
+	// Judge and Variant name the judge of the T's judge set that the
+	// case's judged evals ask when they name none (see WithJudgeSet):
+	// judge: strict, variant: cheap. Either may be given alone.
+	Judge, Variant string
 	// File and Line are where the case is written.
 	File string
 	Line int
@@ -72,6 +80,9 @@ type CaseEval struct {
 	Params map[string]any
 	// ID, Message, Description and Trigger are PromptKit's, kept as written.
 	ID, Message, Description, Trigger string
+	// Judge and Variant are the eval's judge and variant fields, as
+	// written; Params holds them too, as the params judge and variant.
+	Judge, Variant string
 	// Line is where the eval is written, in its case's File.
 	Line int
 }
@@ -121,7 +132,7 @@ func (c Case) rule() (Rule, []RepeatOption) {
 func RunCases(t *testing.T, glob string, run func(et *T, c Case) *evalkit.Transcript, opts ...Option) {
 	t.Helper()
 	probe := New(t, opts...)
-	cases, err := LoadCases(glob, probe.registry)
+	cases, err := LoadCases(glob, probe.loadRegistry())
 	if err != nil {
 		t.Fatalf("RunCases(%q): %v", glob, err)
 		return
@@ -144,6 +155,7 @@ func RunCases(t *testing.T, glob string, run func(et *T, c Case) *evalkit.Transc
 		t.Run(c.Name, func(t *testing.T) {
 			t.Helper()
 			et := New(t, opts...)
+			et.sel = et.sel.forCase(c)
 			et.x.report = reportState{caseName: c.Name, tags: c.Tags}
 			et.runCase(c, run)
 		})
@@ -423,7 +435,7 @@ func (p *caseParser) document(doc *yaml.Node) []Case {
 	return out
 }
 
-var caseFields = []string{"name", "input", "vars", "description", "evals", "assertions", "repeat", "tags"}
+var caseFields = []string{"name", "input", "vars", "description", "evals", "assertions", "repeat", "tags", "judge", "variant"}
 
 func (p *caseParser) caseAt(n *yaml.Node, path string) (Case, bool) {
 	c := Case{File: p.file, Line: n.Line}
@@ -434,6 +446,8 @@ func (p *caseParser) caseAt(n *yaml.Node, path string) (Case, bool) {
 	before := len(p.problems)
 	seen := map[string]bool{}
 	var evals *yaml.Node
+	var pending []pendingEval
+	var judgeKeys [2]*yaml.Node // the judge and variant fields
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
 		if seen[k.Value] {
@@ -460,17 +474,23 @@ func (p *caseParser) caseAt(n *yaml.Node, path string) (Case, bool) {
 			c.Tags = p.strs(v, path+".tags")
 		case "repeat":
 			p.repeat(v, path+".repeat", &c)
+		case "judge":
+			c.Judge, judgeKeys[0] = p.judgeField(k, v, path+".judge")
+		case "variant":
+			c.Variant, judgeKeys[1] = p.judgeField(k, v, path+".variant")
 		case "evals", "assertions":
 			if evals != nil {
 				p.problem(k, path, "give evals or assertions, not both")
 				continue
 			}
 			evals = v
-			c.Evals = p.evals(v, path+"."+k.Value)
+			pending = p.evals(v, path+"."+k.Value)
 		default:
 			p.problem(k, path, "field %q: unknown%s", k.Value, didYouMean(k.Value, caseFields))
 		}
 	}
+	// The evals are validated once the case's judge and variant are known.
+	c.Evals = p.validate(pending, p.caseJudge(c, path, judgeKeys))
 	if c.Name == "" && !seen["name"] {
 		p.problem(n, path, "no name")
 	} else if strings.TrimSpace(c.Name) == "" && len(p.problems) == before {
@@ -574,14 +594,15 @@ func (p *caseParser) repeat(v *yaml.Node, path string, c *Case) {
 	}
 }
 
-var evalFields = []string{"type", "params", "id", "message", "description", "trigger"}
+var evalFields = []string{"type", "params", "id", "message", "description", "trigger", "judge", "variant"}
 
-func (p *caseParser) evals(v *yaml.Node, path string) []CaseEval {
+// evals reads a case's evals, to be validated (see validate).
+func (p *caseParser) evals(v *yaml.Node, path string) []pendingEval {
 	if v.Kind != yaml.SequenceNode {
 		p.problem(v, path, "want a list of evals ({type, params}), got %s", kindName(v))
 		return nil
 	}
-	var out []CaseEval
+	var out []pendingEval
 	for i, n := range v.Content {
 		n = resolve(n)
 		at := fmt.Sprintf("%s[%d]", path, i)
@@ -591,6 +612,7 @@ func (p *caseParser) evals(v *yaml.Node, path string) []CaseEval {
 		}
 		ev := CaseEval{Line: n.Line, Params: map[string]any{}}
 		var params *yaml.Node
+		var judgeKeys [2]*yaml.Node
 		for j := 0; j+1 < len(n.Content); j += 2 {
 			k, val := n.Content[j], resolve(n.Content[j+1])
 			switch k.Value {
@@ -616,6 +638,10 @@ func (p *caseParser) evals(v *yaml.Node, path string) []CaseEval {
 				ev.Description = p.str(val, at+".description")
 			case "trigger":
 				ev.Trigger = p.str(val, at+".trigger")
+			case "judge":
+				ev.Judge, judgeKeys[0] = p.judgeField(k, val, at+".judge")
+			case "variant":
+				ev.Variant, judgeKeys[1] = p.judgeField(k, val, at+".variant")
 			default:
 				p.problem(k, at, "field %q: unknown%s", k.Value, didYouMean(k.Value, evalFields))
 			}
@@ -624,12 +650,40 @@ func (p *caseParser) evals(v *yaml.Node, path string) []CaseEval {
 			p.problem(n, at, "no type")
 			continue
 		}
-		if err := p.reg.Validate(ev.Type, ev.Params); err != nil {
-			where, field := n, at
-			var pe *assert.ParamError
-			if errors.As(err, &pe) && params != nil {
-				if key := keyNode(params, pe.Param); key != nil {
-					where, field = key, at+".params."+pe.Param
+		if !p.evalJudge(&ev, at, judgeKeys) {
+			continue
+		}
+		out = append(out, pendingEval{ev: ev, node: n, params: params, at: at, judgeKeys: judgeKeys})
+	}
+	return out
+}
+
+// pendingEval is an eval read and not yet validated, with the nodes its
+// problems point at.
+type pendingEval struct {
+	ev        CaseEval
+	node      *yaml.Node
+	params    *yaml.Node // nil when the eval has none
+	at        string
+	judgeKeys [2]*yaml.Node // its judge and variant fields
+}
+
+// validate validates evals with reg (the registry, its judge set seen
+// from the case) and returns the valid ones.
+func (p *caseParser) validate(evals []pendingEval, reg *assert.Registry) []CaseEval {
+	var out []CaseEval
+	for _, pe := range evals {
+		ev, at := pe.ev, pe.at
+		if err := reg.Validate(ev.Type, ev.Params); err != nil {
+			where, field := pe.node, at
+			var perr *assert.ParamError
+			if errors.As(err, &perr) {
+				if key := judgeKey(perr.Param, pe.judgeKeys); key != nil {
+					where, field = key, at+"."+perr.Param
+				} else if pe.params != nil {
+					if key := keyNode(pe.params, perr.Param); key != nil {
+						where, field = key, at+".params."+perr.Param
+					}
 				}
 			} else if errors.Is(err, assert.ErrUnknownCheck) {
 				field = at + ".type"

@@ -26,6 +26,8 @@ type T struct {
 	tb       testing.TB
 	registry *assert.Registry
 	judge    evalkit.Judge // see WithJudge
+	judges   evalkit.JudgeSet
+	sel      judgeRef // the default judge's name and variant, see WithDefaultJudge
 
 	mode    golden.Mode // see WithMode
 	modeSet bool

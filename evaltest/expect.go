@@ -80,11 +80,7 @@ func (e *Expectation) Eval(checkType string, params map[string]any) *Expectation
 func (e *Expectation) eval(label, checkType string, params map[string]any) {
 	e.t.tb.Helper()
 	step := e.t.stepJudge()
-	var judge evalkit.Judge
-	if step != nil {
-		judge = step
-	}
-	reg := e.t.evalRegistry(judge)
+	reg := e.t.evalRegistry(step)
 	e.reportJudged(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
 		if reg != nil {
 			return reg.Eval(ctx, checkType, tr, params)

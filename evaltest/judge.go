@@ -33,10 +33,10 @@ func WithJudge(j evalkit.Judge) Option {
 }
 
 // evalRegistry is the registry Eval uses: the T's (nil for the built-in
-// one) made to ask judge, when the T has one, to embed with the T's
-// embedder and to classify with its classifier.
-func (t *T) evalRegistry(judge evalkit.Judge) *assert.Registry {
-	if judge == nil && t.x.embedder == nil && t.x.classifier == nil {
+// one) made to ask step's judges, when the T has any, to embed with the
+// T's embedder and to classify with its classifier.
+func (t *T) evalRegistry(step *stepJudge) *assert.Registry {
+	if step == nil && t.x.embedder == nil && t.x.classifier == nil {
 		return t.registry
 	}
 	reg := t.registry
@@ -49,19 +49,20 @@ func (t *T) evalRegistry(judge evalkit.Judge) *assert.Registry {
 	if t.x.classifier != nil {
 		reg = reg.WithClassifier(t.x.classifier) // see WithClassifier
 	}
-	if judge == nil {
+	if step == nil {
 		return reg
 	}
-	return reg.WithJudge(judge)
+	return reg.WithJudge(step).WithJudgeSet(step)
 }
 
-// stepJudge returns the judge one judged step asks: the T's judge through
-// its recording (see WithJudge), or nil when the T has no judge.
+// stepJudge returns the judges one judged step asks: the T's default
+// judge, and those of its judge set, each through its recording (see
+// WithJudge); nil when the T has neither a judge nor a judge set.
 func (t *T) stepJudge() *stepJudge {
-	if t.judge == nil {
+	if t.judge == nil && t.judgeSet() == nil {
 		return nil
 	}
-	return &stepJudge{t: t}
+	return &stepJudge{t: t, stepState: &stepState{}}
 }
 
 // Judge asks the T's judge whether the last assistant message meets
@@ -110,13 +111,13 @@ func (e *Expectation) JudgeToolCalls(criteria string, opts ...assert.JudgeOption
 func (e *Expectation) judged(name string, kind evalkit.ContentKind, criteria string, opts []assert.JudgeOption) {
 	e.t.tb.Helper()
 	label := judgeLabel(name, criteria, opts)
-	if e.t.judge == nil {
+	step := e.t.stepJudge()
+	if step == nil {
 		e.report(label, assert.CheckFunc(func(context.Context, *evalkit.Transcript) (assert.Result, error) {
 			return assert.Result{}, fmt.Errorf("%w: give evaltest.New the option evaltest.WithJudge(j)", assert.ErrNoJudge)
 		}))
 		return
 	}
-	step := e.t.stepJudge()
 	e.reportJudged(label, assert.JudgeCheck(step, kind, criteria, opts...), step)
 }
 

@@ -78,53 +78,59 @@ func recordable(j evalkit.Judge) bool {
 	return ok && id.Identity().Provider != ""
 }
 
-// recording is the T's judge wired to its recording, made on first use.
+// recording is the T's recording, made when a judge with an identity is
+// first asked: every judge of the T (its own, its judge set's) records
+// into it.
 type recording struct {
-	once sync.Once
-	rec  *golden.Recorder // nil: the judge is not recorded
-	err  error            // the mode or the recording is bad
-	test string           // the top-level test's name
+	mu  sync.Mutex
+	rec *golden.Recorder // nil until made
 }
 
-// recorder returns the Recorder the T's judge answers through, or nil when
-// it is not recorded (a fake, ModeLive). The first call reads the
-// recording and registers its saving with the test's Cleanup.
-func (t *T) recorder() (*golden.Recorder, error) {
+// recorder returns the Recorder judge j answers through, or nil when it is
+// not recorded (a fake, ModeLive). The first recorded judge reads the
+// recording and registers its saving with the test's Cleanup; the others
+// share it (golden.Recorder.For).
+func (t *T) recorder(j evalkit.Judge) (*golden.Recorder, error) {
 	if t.x.parent != nil {
-		return t.x.parent.recorder() // an attempt judges through its test's recording
+		return t.x.parent.recorder(j) // an attempt judges through its test's recording
 	}
-	t.rec.once.Do(func() {
-		mode, err := t.resolveMode()
-		if err != nil {
-			t.rec.err = err
-			return
+	mode, err := t.resolveMode()
+	if err != nil {
+		return nil, err
+	}
+	if own, isOwn := j.(*golden.Recorder); isOwn {
+		return own, nil // the user's own recording: answered through, saved by them
+	}
+	if mode == golden.ModeLive || !recordable(j) {
+		return nil, nil
+	}
+	t.rec.mu.Lock()
+	defer t.rec.mu.Unlock()
+	if t.rec.rec != nil {
+		return t.rec.rec.For(j)
+	}
+	path := filepath.Join("testdata", "evalkit", fileName(t.topTest())+".judge.json")
+	rec, err := sharedRecorder(path, mode, j)
+	if err != nil {
+		return nil, err
+	}
+	t.rec.rec = rec
+	tb := t.tb
+	tb.Cleanup(func() {
+		if tb.Failed() || tb.Skipped() || filtered() {
+			rec.MarkPartial()
 		}
-		own, isOwn := t.judge.(*golden.Recorder)
-		if !isOwn && (mode == golden.ModeLive || !recordable(t.judge)) {
-			return
+		if err := rec.Save(); err != nil {
+			tb.Errorf("evaltest: saving the recorded verdicts: %v", err)
 		}
-		t.rec.test, _, _ = strings.Cut(t.tb.Name(), "/")
-		if isOwn {
-			// The user's own recording: answered through, saved by them.
-			t.rec.rec = own
-			return
-		}
-		path := filepath.Join("testdata", "evalkit", fileName(t.rec.test)+".judge.json")
-		t.rec.rec, t.rec.err = sharedRecorder(path, mode, t.judge)
-		if t.rec.err != nil {
-			return
-		}
-		rec, tb := t.rec.rec, t.tb
-		tb.Cleanup(func() {
-			if tb.Failed() || tb.Skipped() || filtered() {
-				rec.MarkPartial()
-			}
-			if err := rec.Save(); err != nil {
-				tb.Errorf("evaltest: saving the recorded verdicts: %v", err)
-			}
-		})
 	})
-	return t.rec.rec, t.rec.err
+	return rec, nil
+}
+
+// topTest is the name of the T's top-level test: its recording's name.
+func (t *T) topTest() string {
+	name, _, _ := strings.Cut(t.root().tb.Name(), "/")
+	return name
 }
 
 // recordings holds one recording per file and mode for the whole test
@@ -188,27 +194,53 @@ func fileName(test string) string {
 	}, test)
 }
 
-// stepJudge is the judge one judged step asks: the T's judge through its
-// recording, remembering where each verdict came from for the message.
-// The recording is read on its first call only, so a step that never asks
-// the judge (a bad parameter) and a T with a fake never touch it.
+// stepJudge is a judge one judged step asks — the T's default judge, or
+// one its judge set names (see stepJudge.Lookup) — through its recording,
+// remembering where each verdict came from for the message. The default
+// judge is looked up, and the recording read, on the first call only, so
+// a step that never asks the judge (a bad parameter) and a T with a fake
+// never touch them.
 type stepJudge struct {
-	t       *T
+	t     *T
+	once  sync.Once
+	judge evalkit.Judge // what it asks; nil until the default is looked up, or when err says why there is none
+	err   error
+	*stepState
+}
+
+// stepState is what the judges of one step share, for its message and its
+// results line.
+type stepState struct {
 	mu      sync.Mutex
 	origins []golden.Origin
 	rec     *golden.Recorder
 	calls   []judgedCall // for reports, see stepJudge.Judge in report.go
 }
 
-// ask asks the T's judge through its recording, or directly when it is
-// not recorded.
+// target is the judge s asks: its own, or the T's default (see
+// T.lookup), looked up once.
+func (s *stepJudge) target() (evalkit.Judge, error) {
+	s.once.Do(func() {
+		if s.judge == nil && s.err == nil {
+			s.judge, s.err = s.t.lookup("", "")
+		}
+	})
+	return s.judge, s.err
+}
+
+// ask asks s's judge through its recording, or directly when it is not
+// recorded.
 func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
-	rec, err := s.t.recorder()
+	judge, err := s.target()
+	if err != nil {
+		return evalkit.Verdict{}, err
+	}
+	rec, err := s.t.recorder(judge)
 	if err != nil {
 		return evalkit.Verdict{}, err
 	}
 	if rec == nil {
-		return s.t.judge.Judge(ctx, req)
+		return judge.Judge(ctx, req)
 	}
 	v, origin, err := rec.JudgeOrigin(ctx, req)
 	s.mu.Lock()
@@ -220,12 +252,23 @@ func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.
 	return v, err
 }
 
-// Identity is the T's judge's, so messages name its model.
+// Identity is s's judge's, so messages name its model.
 func (s *stepJudge) Identity() evalkit.Identity {
-	if id, ok := s.t.judge.(evalkit.Identifier); ok {
+	judge, _ := s.target()
+	if id, ok := judge.(evalkit.Identifier); ok {
 		return id.Identity()
 	}
 	return evalkit.Identity{}
+}
+
+// JudgeName is s's judge's name in its judge set, so messages give its
+// provenance (see evalkit.NamedJudge).
+func (s *stepJudge) JudgeName() (name, variant string) {
+	judge, _ := s.target()
+	if n, ok := judge.(evalkit.NamedJudge); ok {
+		return n.JudgeName()
+	}
+	return "", ""
 }
 
 // note says how a judged step's message mentions its recording: a suffix
@@ -282,5 +325,5 @@ func (s *stepJudge) noteFor(err error) *note {
 
 // hint is the command that runs the step's top-level test in mode.
 func (s *stepJudge) hint(mode, why string) string {
-	return fmt.Sprintf("hint: EVALKIT_MODE=%s go test -run '^%s$'   # %s", mode, regexp.QuoteMeta(s.t.root().rec.test), why)
+	return fmt.Sprintf("hint: EVALKIT_MODE=%s go test -run '^%s$'   # %s", mode, regexp.QuoteMeta(s.t.topTest()), why)
 }

@@ -47,6 +47,7 @@ func (r reportState) child() reportState { return r }
 
 // judgedCall is one judge call of a judged step, for its results line.
 type judgedCall struct {
+	judge   evalkit.Judge // the judge asked
 	verdict evalkit.Verdict
 	source  string // live, replayed or fake
 	latency time.Duration
@@ -70,10 +71,10 @@ func (s *stepJudge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalki
 		if s.origins[len(s.origins)-1] == golden.OriginReplayed {
 			source = "replayed"
 		}
-	case recordable(s.t.judge):
+	case recordable(s.judge):
 		source = "live" // ModeLive: asked, not recorded
 	}
-	s.calls = append(s.calls, judgedCall{verdict: v, source: source, latency: elapsed})
+	s.calls = append(s.calls, judgedCall{judge: s.judge, verdict: v, source: source, latency: elapsed})
 	return v, nil
 }
 
@@ -167,9 +168,11 @@ func (t *T) judgedLine(l *results.Line, s *stepJudge) bool {
 			l.Judge = v.Model
 		}
 	}
+	lastCall := calls[len(calls)-1]
+	prov := evalkit.ProvenanceOf(lastCall.judge)
 	if l.Judge == "" {
-		last := calls[len(calls)-1].verdict
-		switch id := s.Identity(); {
+		last := lastCall.verdict
+		switch id := prov.Identity; {
 		case id.Model != "":
 			l.Judge = id.Model
 		case len(last.Votes) > 0:
@@ -178,10 +181,14 @@ func (t *T) judgedLine(l *results.Line, s *stepJudge) bool {
 				l.Judge = fmt.Sprintf("panel (%s) of %d", agg, len(last.Votes))
 			}
 		default:
-			if str, ok := t.judge.(fmt.Stringer); ok {
+			if str, ok := lastCall.judge.(fmt.Stringer); ok {
 				l.Judge = textnorm.Excerpt(str.String(), 80)
 			}
 		}
+	}
+	if prov.Name != "" || prov.Provider != "" {
+		l.Provenance = &results.Provenance{Name: prov.Name, Variant: prov.Variant, Provider: prov.Provider, Model: prov.Model,
+			Settings: prov.Settings, PromptVersion: prov.PromptVersion, Raw: textnorm.Excerpt(lastCall.verdict.Raw, results.MaxRaw)}
 	}
 	l.Source = strings.Join(sources, "+")
 	for _, vote := range calls[len(calls)-1].verdict.Votes {

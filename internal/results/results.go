@@ -48,6 +48,9 @@ type Line struct {
 	Message string `json:"message,omitempty"`
 	// Judge is the model that judged, for a judged check.
 	Judge string `json:"judge,omitempty"`
+	// Provenance says which judge gave the verdict, for a judged check
+	// whose judge has a name in a judge set or an identity.
+	Provenance *Provenance `json:"provenance,omitempty"`
 	// Source says where the verdict came from: "live" (the judge was
 	// asked), "replayed" (from a recording) or "fake" (a judge with no
 	// identity, such as judgefake's).
@@ -71,6 +74,23 @@ type Line struct {
 	ID         string          `json:"id,omitempty"`
 	Transcript json.RawMessage `json:"transcript,omitempty"`
 }
+
+// Provenance is which judge gave a judged check's verdict — its name and
+// variant in a judge set, provider, model, effective settings and prompt
+// version — and what it answered. Tokens and cost are the Line's.
+type Provenance struct {
+	Name          string         `json:"name,omitempty"`
+	Variant       string         `json:"variant,omitempty"`
+	Provider      string         `json:"provider,omitempty"`
+	Model         string         `json:"model,omitempty"`
+	Settings      map[string]any `json:"settings,omitempty"`
+	PromptVersion string         `json:"prompt_version,omitempty"`
+	// Raw is the judge's answer as it wrote it, cut to MaxRaw bytes.
+	Raw string `json:"raw,omitempty"`
+}
+
+// MaxRaw bounds a Provenance's Raw, in bytes.
+const MaxRaw = 2000
 
 // Vote is one panel member's part in a judged check's verdict.
 type Vote struct {
