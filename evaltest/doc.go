@@ -41,6 +41,16 @@
 // is an evaluation error, never a failure or a pass. Package judgefake has
 // fake judges for testing this wiring without a model.
 //
+// Judges can be named (package judgeset: a config file or Go declarations
+// of judges, each with variants): WithJudgeSet gives the T a set, and a
+// judged step selects its judge by name — assert.UseJudge("strict",
+// "cheap") in Judge, judge and variant params in Eval, judge and variant
+// fields on a case or an eval of a case file — else asks the default
+// (WithDefaultJudge, WithJudge, the set's own). Its failure says which judge
+// it was, with its provider, model and effective settings:
+//
+//	judge: strict/cheap (openai gpt-4.1-mini, seed 1, temperature 0) (replayed testdata/evalkit/TestRefund.judge.json)
+//
 // A live judge's verdicts are recorded (package golden): WithJudge wraps
 // every judge with an identity (evalkit.Identifier) in a recording for the
 // top-level test, testdata/evalkit/<TestName>.judge.json — subtests are
