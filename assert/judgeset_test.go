@@ -199,6 +199,15 @@ func TestUseJudge(t *testing.T) {
 	_, err = evalassert.JudgeCheck(judgefake.Pass(), evalkit.ContentAnswer, "x", evalassert.UseJudge("strict", "")).Check(ctx, tr)
 	assert.EqualError(t, err, `llm_judge: param "judge": UseJudge names a judge of a judge set, and the check's judge is not one: in a test, give evaltest.New the option evaltest.WithJudgeSet(set)`)
 	assert.True(t, strings.HasPrefix(err.Error(), "llm_judge"))
+
+	// The metrics take it too: the named judge is the one asked.
+	_, err = evalassert.MetricCheck(setAndDefault{set, judgefake.Err(errors.New("the default was asked"))}, "bias",
+		evalassert.UseJudge("lenient", "")).Check(ctx, tr)
+	assert.Error(t, err, "a fake that passes gives no opinions to score")
+	assert.NotContains(t, err.Error(), "the default was asked")
+	assert.EqualValues(t, 1, set["lenient/"].calls.Load())
+	_, err = evalassert.MetricCheck(setAndDefault{set, nil}, "bias", evalassert.UseJudge("nobody", "")).Check(ctx, tr)
+	assert.ErrorIs(t, err, evalkit.ErrJudgeNotFound)
 }
 
 // setAndDefault is a judge that is also a judge set, as evaltest's are.

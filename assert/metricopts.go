@@ -96,6 +96,9 @@ var metricTakes = map[string]map[string]bool{
 // wrapped in an Assertion holding it; without, it passes only a perfect
 // score. This is what evaltest's AnswerRelevancy, Faithfulness, ... run.
 //
+// assert.UseJudge names the metric's judge in the judge set j is, as it
+// does for JudgeCheck.
+//
 // An option the metric does not take (Context on bias, Tools, a passing
 // label, a verdict schema, a scale) makes a check whose Check returns the
 // *ParamError naming it: a metric's task and answer shape are its own.
@@ -112,6 +115,13 @@ func MetricCheck(j evalkit.Judge, metric string, opts ...JudgeOption) Check {
 	takes, known := metricTakes[metric]
 	if !known {
 		return fail(fmt.Errorf("assert: MetricCheck: unknown metric %q", metric))
+	}
+	if s.named != nil { // UseJudge: a judge of the set j is
+		named, err := useJudge(metric, j, *s.named)
+		if err != nil {
+			return fail(err)
+		}
+		j = named
 	}
 	c := s.c
 	for _, o := range []struct {
