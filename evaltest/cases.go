@@ -258,6 +258,12 @@ func shardOf(name string, n int) int {
 //	testdata/cases/refund.yaml:12: cases[2].evals[0].params: contains: param "patern": unknown parameter: did you mean "patterns"?
 //	testdata/cases/refund.yaml:20: cases[3]: field "tag": unknown (did you mean "tags"?)
 //
+// With a registry that has a judge set (assert.Registry.WithJudgeSet),
+// the judges that cases and evals name (judge, variant) are looked up in
+// it too, an unknown one a problem listing the set's:
+//
+//	testdata/cases/refund.yaml:3: cases[0].judge: judgeset: judge not found: "strikt" (judges: lenient, strict)
+//
 // No file matching is an error, as is a file with no cases and two cases
 // of one name.
 func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {

@@ -3,6 +3,7 @@ package judgeset
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"slices"
@@ -316,9 +317,7 @@ func (s *Set) Lookup(name, variant string) (evalkit.Judge, error) {
 func (s *Set) config(sp *Spec, vr *Variant) Config {
 	c := Config{Name: sp.Name, Provider: sp.Provider, Model: sp.Model, BaseURL: sp.BaseURL, APIKeyEnv: sp.APIKeyEnv,
 		PromptVersion: sp.PromptVersion, Settings: Settings{}, HTTPClient: s.opts.httpClient}
-	for k, v := range sp.Settings {
-		c.Settings[k] = v
-	}
+	maps.Copy(c.Settings, sp.Settings)
 	if vr != nil {
 		c.Variant = vr.Name
 		if vr.Model != "" {
@@ -330,9 +329,7 @@ func (s *Set) config(sp *Spec, vr *Variant) Config {
 		if vr.APIKeyEnv != "" {
 			c.APIKeyEnv = vr.APIKeyEnv
 		}
-		for k, v := range vr.Settings {
-			c.Settings[k] = v
-		}
+		maps.Copy(c.Settings, vr.Settings)
 	}
 	if u, ok := s.opts.baseURLs[sp.Provider]; ok {
 		c.BaseURL = u
@@ -415,24 +412,20 @@ func (j *judge) JudgeName() (name, variant string) { return j.name, j.variant }
 // String names the judge: "strict/cheap".
 func (j *judge) String() string { return j.ref() }
 
+// cloneSpec copies sp, so a caller changing its Spec after New changes
+// nothing in the set.
 func cloneSpec(sp *Spec) *Spec {
 	c := *sp
-	c.Settings = cloneSettings(sp.Settings)
-	c.Variants = make([]Variant, len(sp.Variants))
-	for i, v := range sp.Variants {
-		c.Variants[i] = v
-		c.Variants[i].Settings = cloneSettings(v.Settings)
+	c.Settings = maps.Clone(sp.Settings)
+	c.Variants = slices.Clone(sp.Variants)
+	for i := range c.Variants {
+		c.Variants[i].Settings = maps.Clone(c.Variants[i].Settings)
 	}
 	return &c
 }
 
-func cloneSettings(s Settings) Settings {
-	if s == nil {
-		return nil
-	}
-	c := make(Settings, len(s))
-	for k, v := range s {
-		c[k] = v
-	}
-	return c
-}
+var (
+	_ evalkit.JudgeSet   = (*Set)(nil)
+	_ evalkit.NamedJudge = (*judge)(nil)
+	_ evalkit.Identifier = (*judge)(nil)
+)
