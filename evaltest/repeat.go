@@ -169,12 +169,21 @@ func (r Rule) need(n int, level float64) (int, error) {
 		return 0, fmt.Errorf("no rule: give PassRate(p), AtLeast(k) or All()")
 	}
 	for c := 0; c <= n; c++ {
-		if lo, _ := evalkit.WilsonLower(c, n, level); lo >= rate-1e-12 {
+		if lo := lowerBound(c, n, level); lo >= rate-1e-12 {
 			return c, nil
 		}
 	}
-	lo, _ := evalkit.WilsonLower(n, n, level)
+	lo := lowerBound(n, n, level)
 	return 0, fmt.Errorf("%v with Confidence(%v) can never pass in %d attempts: even %d of %d gives a Wilson lower bound of %.2f; make more attempts", r, level, n, n, n, lo)
+}
+
+// lowerBound is the one-sided Wilson lower confidence bound of c passes in
+// n attempts at level: the true rate is at least it with confidence level.
+// It is the lower end of the two-sided interval at 2·level − 1, whose z is
+// Φ⁻¹(level): 1.645 at 0.95.
+func lowerBound(c, n int, level float64) float64 {
+	lo, _ := evalkit.WilsonLower(c, n, 2*level-1)
+	return lo
 }
 
 // target is the pass rate a Confidence bound must reach.
@@ -203,16 +212,18 @@ type repeatConfig struct {
 	exhaustive  bool
 }
 
-// Confidence makes the rule pass only when the Wilson score interval's
-// lower bound of the pass rate, at level (such as 0.95), reaches the
-// rule's rate (Wilson 1927; evalkit.WilsonLower): PassRate(0.8) with
-// Confidence(0.95) needs 19 of 20 attempts, not 16, so that an agent
-// whose true rate is below 0.8 rarely passes by luck. A rule that can then
-// never pass in n attempts is an error saying so.
+// Confidence makes the rule pass only when the one-sided Wilson lower
+// confidence bound of the pass rate, at level (such as 0.95: the true rate
+// is at least the bound with 95% confidence), reaches the rule's rate
+// (Wilson 1927; evalkit.WilsonLower at 2·level − 1, z = 1.645 at 0.95):
+// PassRate(0.8) with Confidence(0.95) needs 19 of 20 attempts, not 16, so
+// that an agent whose true rate is below 0.8 rarely passes by luck. A rule
+// that can then never pass in n attempts is an error saying so. level must
+// be above 0.5 and below 1.
 func Confidence(level float64) RepeatOption {
 	return RepeatOption{name: "Confidence(" + strconv.FormatFloat(level, 'f', -1, 64) + ")", apply: func(c *repeatConfig) error {
-		if !(level > 0 && level < 1) {
-			return fmt.Errorf("Confidence(%v): want a level between 0 and 1, such as 0.95", level)
+		if !(level > 0.5 && level < 1) {
+			return fmt.Errorf("Confidence(%v): want a level above 0.5 and below 1, such as 0.95", level)
 		}
 		c.level = level
 		return nil
@@ -325,13 +336,14 @@ func (r *Repetition) Transcripts() []*evalkit.Transcript {
 // Repeat does, with one message at the caller's line that lists the
 // failing attempts and their first failure:
 //
-//	Repeat(10, PassRate(0.80)): 6 of 10 attempts passed, want at least 8
-//	pass rate: 0.60 (95% Wilson interval 0.31–0.83)
-//	pass^k: 0.60 (k=1), 0.33 (k=2), 0.07 (k=4), 0.00 (k=8)
-//	pass@k: 0.60 (k=1), 0.87 (k=2), 1.00 (k=4), 1.00 (k=8)
-//	attempt 3: Contains("refund"): missing "refund"
+//	Repeat(10, PassRate(0.80)): 6 of 9 attempts passed, want at least 8 of 10
+//	pass rate: 0.67 (95% Wilson interval 0.35–0.88)
+//	pass^k: 0.67 (k=1), 0.42 (k=2), 0.12 (k=4), 0.00 (k=8)
+//	pass@k: 0.67 (k=1), 0.92 (k=2), 1.00 (k=4), 1.00 (k=8)
+//	attempt 2: Contains("refund"): missing "refund"
 //	attempt 5: ToolsCalled("issue_refund"): missing "issue_refund" (+1 more)
-//	…
+//	attempt 9: Contains("refund"): missing "refund"
+//	stopped: after 9 of 10 attempts, once the outcome was decided
 //
 // pass^k (every one of k attempts passes) and pass@k (at least one does)
 // are τ-bench's unbiased estimators over the attempts run, for k = 1, 2,
@@ -478,8 +490,7 @@ func repeatMessage(label string, rep *Repetition, rule Rule, cfg repeatConfig) (
 	} else {
 		fmt.Fprintf(&b, "%d of %d attempts passed", rep.Passed, run)
 		if cfg.level > 0 {
-			lo, _ := evalkit.WilsonLower(rep.Passed, run, cfg.level)
-			fmt.Fprintf(&b, " (%s Wilson lower bound %.3f)", percent(cfg.level), lo)
+			fmt.Fprintf(&b, " (%s Wilson lower bound %.3f)", percent(cfg.level), lowerBound(rep.Passed, run, cfg.level))
 		}
 		fmt.Fprintf(&b, ", want at least %d%s", rep.Need, of)
 		if cfg.level > 0 {

@@ -91,15 +91,17 @@ attempt 2: Check(assert.CheckFunc): error: llm_judge: the judge failed: HTTP 503
 }
 
 func TestRepeatConfidence(t *testing.T) {
-	script := strings.Repeat("p", 17) + "f" + "p"
+	// The one-sided 95% bound (z = 1.645): 17 of 20 gives 0.678, below
+	// 0.70; 18 of 20 gives 0.738.
+	script := strings.Repeat("p", 16) + "f" + "p" + "f"
 	var rep *evaltest.Repetition
 	tb := report(func(et *evaltest.T) {
 		rep = et.Repeat(20, scripted(script+"f"), evaltest.PassRate(0.7), evaltest.Confidence(0.95))
 	})
-	assert.Equal(t, 19, rep.Need, "18 of 20 has a Wilson lower bound of 0.699, below 0.70")
+	assert.Equal(t, 18, rep.Need, "17 of 20 has a one-sided Wilson lower bound of 0.678, below 0.70")
 	require.Len(t, tb.errors, 1)
 	first, _, _ := strings.Cut(tb.errors[0], "\n")
-	assert.Equal(t, "Repeat(20, PassRate(0.70), Confidence(0.95)): 18 of 20 attempts passed (95% Wilson lower bound 0.699), want at least 19 (lower bound >= 0.700)", first)
+	assert.Equal(t, "Repeat(20, PassRate(0.70), Confidence(0.95)): 17 of 20 attempts passed (95% Wilson lower bound 0.678), want at least 18 (lower bound >= 0.700)", first)
 
 	tb = report(func(et *evaltest.T) {
 		rep = et.Repeat(20, scripted(script+"p"), evaltest.PassRate(0.7), evaltest.Confidence(0.95))
@@ -123,8 +125,8 @@ func TestRepeatBadArguments(t *testing.T) {
 		{func(et *evaltest.T) { et.Repeat(3, never, evaltest.All(), evaltest.Confidence(0.95)) },
 			"Repeat(3, All(), Confidence(0.95)): error: All() with Confidence can never pass: a Wilson lower bound is below 1 for any number of attempts"},
 		{func(et *evaltest.T) { et.Repeat(10, never, evaltest.PassRate(0.8), evaltest.Confidence(0.95)) },
-			"Repeat(10, PassRate(0.80), Confidence(0.95)): error: PassRate(0.80) with Confidence(0.95) can never pass in 10 attempts: even 10 of 10 gives a Wilson lower bound of 0.72; make more attempts"},
-		{func(et *evaltest.T) { et.Repeat(3, never, evaltest.All(), evaltest.Confidence(1)) }, "Repeat(3, All(), Confidence(1)): error: Confidence(1): want a level between 0 and 1, such as 0.95"},
+			"Repeat(10, PassRate(0.80), Confidence(0.95)): error: PassRate(0.80) with Confidence(0.95) can never pass in 10 attempts: even 10 of 10 gives a Wilson lower bound of 0.79; make more attempts"},
+		{func(et *evaltest.T) { et.Repeat(3, never, evaltest.All(), evaltest.Confidence(1)) }, "Repeat(3, All(), Confidence(1)): error: Confidence(1): want a level above 0.5 and below 1, such as 0.95"},
 		{func(et *evaltest.T) { et.Repeat(3, never, evaltest.All(), evaltest.Concurrency(0)) }, "Repeat(3, All(), Concurrency(0)): error: Concurrency(0): want at least 1"},
 	}
 	for _, tt := range tests {
