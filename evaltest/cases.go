@@ -24,20 +24,21 @@ import (
 // Case is one case of a case file: an input for the agent, and the evals
 // its transcript must pass. RunCases reads case files in YAML or JSON:
 //
-//   - name: refund-wrong-order
-//     input: "Refund order #W123"
-//     vars: {order_id: "#W123"}
-//     tags: [refund, smoke]
-//     repeat: 3                       # or {n: 10, pass_rate: 0.8, confidence: 0.95}
-//     evals:                          # PromptKit's eval and assertion lists: type and params
-//   - type: tools_called
-//     params: {tool_names: [get_order_details, issue_refund]}
-//   - type: tool_args
-//     params: {tool_name: issue_refund, expected_args: {order_id: "#W123"}}
-//   - type: llm_judge
-//     judge: strict                 # a judge of WithJudgeSet's set, and its variant;
-//     variant: cheap                # on a case, for each of its judged evals
-//     params: {criteria: "Confirms the refund"}
+//	cases:
+//	  - name: refund-wrong-order
+//	    input: "Refund order #W123"
+//	    vars: {order_id: "#W123"}
+//	    tags: [refund, smoke]
+//	    repeat: 3                 # or {n: 10, pass_rate: 0.8, confidence: 0.95}
+//	    evals:                    # PromptKit's eval and assertion lists: type and params
+//	      - type: tools_called
+//	        params: {tool_names: [get_order_details, issue_refund]}
+//	      - type: tool_args
+//	        params: {tool_name: issue_refund, expected_args: {order_id: "#W123"}}
+//	      - type: llm_judge
+//	        judge: strict         # a judge of WithJudgeSet's set, and its variant;
+//	        variant: cheap        # on a case, for each of its judged evals
+//	        params: {criteria: "Confirms the refund"}
 //
 // A file is a list of cases, or a mapping with the list under "cases".
 // "assertions" may stand for "evals", and an eval may carry PromptKit's
