@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -113,6 +114,43 @@ func TestCustomCheck(t *testing.T) {
 		`Eval("word_limit", {"max":3}): 5 words` + "\ntranscript: 2 messages",
 		`Eval("word_limit", {"max":"3"}): error: word_limit: param "max": want a whole number` + "\ntranscript: 2 messages",
 	}, tb.errors)
+}
+
+// A custom check defined in this file runs by name from a case file:
+// RunCases validates and builds it through the registry the test owns.
+func TestCustomCheckFromCaseFile(t *testing.T) {
+	var built, ran atomic.Int32
+	reg := evalassert.NewRegistry()
+	require.NoError(t, reg.Register("word_limit", func(params map[string]any) (evalassert.Check, error) {
+		max, ok := params["max"].(int)
+		if !ok {
+			return nil, &evalassert.ParamError{Check: "word_limit", Param: "max", Msg: "want a whole number"}
+		}
+		built.Add(1)
+		return evalassert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (evalassert.Result, error) {
+			ran.Add(1)
+			return wordLimit{max: max}.Check(ctx, tr)
+		}), nil
+	}))
+	var inputs []string
+	evaltest.RunCases(t, "testdata/cases/custom/*.yaml", func(et *evaltest.T, c evaltest.Case) *evalkit.Transcript {
+		inputs = append(inputs, c.Input)
+		return chat(c.Input)
+	}, evaltest.WithRegistry(reg))
+	assert.Equal(t, []string{"Your refund was issued.", "Refunded."}, inputs)
+	assert.EqualValues(t, 2, ran.Load(), "each case ran word_limit once")
+	assert.GreaterOrEqual(t, built.Load(), int32(2))
+
+	// A case file whose params the custom check refuses fails at load,
+	// before any case runs.
+	cases, err := evaltest.LoadCases("testdata/cases/custom/*.yaml", reg)
+	require.NoError(t, err)
+	require.Len(t, cases, 2)
+	assert.Equal(t, "word_limit", cases[0].Evals[0].Type)
+	_, err = evaltest.LoadCases("testdata/cases/custom_bad/*.yaml", reg)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `custom_bad/word_limit.yaml:8:`)
+	assert.Contains(t, err.Error(), `word_limit: param "max": want a whole number`)
 }
 
 // ring is a check whose fields point back at itself.
