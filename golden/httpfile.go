@@ -75,15 +75,19 @@ type HTTPRequest struct {
 	Body json.RawMessage `json:"body,omitempty"`
 	// BodyText is a body that is not JSON, as text.
 	BodyText string `json:"body_text,omitempty"`
-	// BodyBase64 is a body that is not UTF-8 text.
+	// BodyBase64 is a body that is not UTF-8 text, credential shapes
+	// redacted. A compressed body (Content-Encoding gzip or deflate) is
+	// kept decoded, as JSON or text.
 	BodyBase64 []byte `json:"body_base64,omitempty"`
 }
 
 // HTTPResponse is a recorded response. Of its header only Content-Type,
-// Content-Encoding, Retry-After, Retry-After-Ms and X-Should-Retry are
-// kept: what clients act on. Dates, request ids, rate-limit counters and
-// cookies are not, so re-recording does not churn and nothing secret is
-// written.
+// Retry-After, Retry-After-Ms and X-Should-Retry are kept: what clients
+// act on. Dates, request ids, rate-limit counters and cookies are not, so
+// re-recording does not churn and nothing secret is written; nor is
+// Content-Encoding, since a compressed body is recorded decoded (a
+// recording made before that, with a Content-Encoding header and its body
+// in body_base64, replays as it was recorded).
 type HTTPResponse struct {
 	// Status is the status code: 200, 429, ...
 	Status int `json:"status"`
@@ -94,7 +98,8 @@ type HTTPResponse struct {
 	Body json.RawMessage `json:"body,omitempty"`
 	// BodyText is a body that is neither JSON nor an event stream.
 	BodyText string `json:"body_text,omitempty"`
-	// BodyBase64 is a body that is not UTF-8 text (a compressed one).
+	// BodyBase64 is a body that is not UTF-8 text, credential shapes
+	// redacted. A compressed body is kept decoded, in Body or BodyText.
 	BodyBase64 []byte `json:"body_base64,omitempty"`
 	// Events is a server-sent event stream (Content-Type
 	// text/event-stream), one element per event, in order: replay sends

@@ -49,7 +49,7 @@ func keyHTTPRequest(method string, u *url.URL, body []byte, clean func(string) s
 	switch {
 	case len(body) == 0:
 	case !utf8.Valid(body):
-		w.BodyBase64 = bytes.Clone(body)
+		w.BodyBase64 = []byte(clean(string(body)))
 	case json.Valid(body):
 		tree, err := decodeJSON(body)
 		if err != nil {

@@ -42,10 +42,19 @@ import (
 //
 // Nothing that looks like a credential is written: no request header, no
 // credential query value, no credential body field, no key-shaped string
-// (see WithRedact for a user's own patterns); of a response's header only
-// what clients act on (see HTTPResponse). In record and refresh mode the
-// client gets a response as it will replay: redacted, with the kept
-// header only.
+// (see WithRedact for a user's own patterns), in text or in bytes that are
+// not UTF-8; of a response's header only what clients act on (see
+// HTTPResponse). In record and refresh mode the client gets a response as
+// it will replay: redacted, with the kept header only.
+//
+// A body sent or received with Content-Encoding gzip or deflate is
+// decoded before it is redacted, keyed and written, so a recording holds
+// it as plain JSON or text, and a request keys alike compressed or not.
+// Its response replays decoded, with no Content-Encoding header, in every
+// mode: a client that asked for gzip itself (an Accept-Encoding header)
+// reads it as plain, as it reads any response without Content-Encoding.
+// A body in another coding (br, zstd, ...) cannot be redacted, so it is
+// an error, and nothing of it is recorded.
 //
 // A Transport is safe for concurrent use. Transports on one file in one
 // mode share its recording within a process: parallel tests lose nothing,
@@ -241,7 +250,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if st.mode == ModeLive {
 		return t.live.RoundTrip(withBody(req, body))
 	}
-	kr, err := keyHTTPRequest(req.Method, req.URL, body, t.clean, t.ignore)
+	plainBody := body
+	codings, err := contentCodings(req.Header)
+	if err == nil && len(codings) > 0 {
+		plainBody, err = decodeBody(codings, body)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("golden: the body of %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	kr, err := keyHTTPRequest(req.Method, req.URL, plainBody, t.clean, t.ignore)
 	if err != nil {
 		return nil, err
 	}
@@ -291,11 +308,22 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		t.finish(kr.key, n, c, Interaction{}, err)
 		return nil, err
 	}
+	codings, err := contentCodings(resp.Header)
+	if err != nil {
+		resp.Body.Close()
+		err = fmt.Errorf("golden: the live response to %s %s: %w", req.Method, req.URL.Path, err)
+		t.finish(kr.key, n, c, Interaction{}, err)
+		return nil, err
+	}
 	in := Interaction{Key: kr.key, Occurrence: n, Request: kr.written, Response: HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}}
 	if isEventStream(resp.Header) {
 		in.Response.Events = []Event{}
 		out := in.response(req)
-		sb := &streamBody{src: resp.Body, clean: t.clean, in: in}
+		src := resp.Body
+		if len(codings) > 0 {
+			src = &decodedStream{src: src, codings: codings}
+		}
+		sb := &streamBody{src: src, clean: t.clean, in: in}
 		sb.done = func(in Interaction, err error) { t.finish(kr.key, n, c, in, err) }
 		out.Body = sb
 		return out, nil
@@ -307,7 +335,14 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		t.finish(kr.key, n, c, Interaction{}, err)
 		return nil, err
 	}
-	if err := t.fillBody(&in.Response, resp.Header, data); err != nil {
+	if len(codings) > 0 {
+		if data, err = decodeBody(codings, data); err != nil {
+			err = fmt.Errorf("golden: the live response to %s %s: %w", req.Method, req.URL.Path, err)
+			t.finish(kr.key, n, c, Interaction{}, err)
+			return nil, err
+		}
+	}
+	if err := t.fillBody(&in.Response, data); err != nil {
 		t.finish(kr.key, n, c, Interaction{}, err)
 		return nil, err
 	}
@@ -347,15 +382,13 @@ func (t *Transport) finish(key string, n int, c *httpCall, in Interaction, err e
 	return in
 }
 
-// fillBody sets a recorded response's body from the bytes received:
-// JSON, text or base64.
-func (t *Transport) fillBody(r *HTTPResponse, h http.Header, data []byte) error {
+// fillBody sets a recorded response's body from the bytes received,
+// decoded: JSON, text or (bytes that are not UTF-8) base64, each redacted.
+func (t *Transport) fillBody(r *HTTPResponse, data []byte) error {
 	switch {
 	case len(data) == 0:
-	case h.Get("Content-Encoding") != "" && h.Get("Content-Encoding") != "identity":
-		r.BodyBase64 = data
 	case !utf8.Valid(data):
-		r.BodyBase64 = data
+		r.BodyBase64 = []byte(t.clean(string(data)))
 	case json.Valid(data):
 		clean, err := cleanJSON(data, t.clean)
 		if err != nil {
@@ -536,8 +569,9 @@ func roundTripLive(live http.RoundTripper, req *http.Request) (resp *http.Respon
 	return resp, err
 }
 
-// keptHeaders are the response header fields a recording keeps.
-var keptHeaders = []string{"Content-Type", "Content-Encoding", "Retry-After", "Retry-After-Ms", "X-Should-Retry"}
+// keptHeaders are the response header fields a recording keeps. Not
+// Content-Encoding: a body is recorded decoded.
+var keptHeaders = []string{"Content-Type", "Retry-After", "Retry-After-Ms", "X-Should-Retry"}
 
 func keptHeader(h http.Header) http.Header {
 	var out http.Header
@@ -725,7 +759,7 @@ func cutEvent(buf []byte) (event, rest []byte, ok bool) {
 // text redacted by clean.
 func parseEvent(raw []byte, clean func(string) string) Event {
 	if !utf8.Valid(raw) {
-		return Event{RawBase64: bytes.Clone(raw)}
+		return Event{RawBase64: []byte(clean(string(raw)))}
 	}
 	text, ok := strings.CutSuffix(string(raw), "\n\n")
 	if ok && !strings.ContainsAny(text, "\r") {
