@@ -19,6 +19,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 )
 
 // Case is one case of a case file: an input for the agent, and the evals
@@ -265,8 +266,12 @@ func shardOf(name string, n int) int {
 //
 //	testdata/cases/refund.yaml:3: cases[0].judge: judgeset: judge not found: "strikt" (judges: lenient, strict)
 //
-// No file matching is an error, as is a file with no cases and two cases
-// of one name.
+// No file matching is an error, as is a file with no cases, two cases of
+// one name, and a key given twice in any mapping of a file (a case's, an
+// eval's, its params', vars' or repeat's: none of the file's cases is
+// then read):
+//
+//	testdata/cases/refund.yaml:9: cases[1].evals[0]: field "type" is given twice (first at line 7)
 func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
 	files, err := filepath.Glob(glob)
 	if err != nil {
@@ -378,6 +383,14 @@ func parseCases(file string, data []byte, reg *assert.Registry) ([]Case, []strin
 			return nil, p.problems
 		}
 		docs++
+		if ps := yamlcheck.Check(&doc, rootPath(&doc)); len(ps) > 0 {
+			// A key given twice: what the file means is not clear, so
+			// none of its cases is read.
+			for _, pr := range ps {
+				p.problems = append(p.problems, fmt.Sprintf("%s:%d: %s", file, pr.Line, pr.Msg))
+			}
+			continue
+		}
 		cases = append(cases, p.document(&doc)...)
 	}
 	if docs == 0 || len(cases) == 0 && len(p.problems) == 0 {
@@ -404,6 +417,20 @@ func resolve(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// rootPath is the field path of a document's root as the parser names
+// it: "cases" for a list of cases, "" for a mapping (whose "cases" field
+// is then "cases").
+func rootPath(doc *yaml.Node) string {
+	root := resolve(doc)
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = resolve(root.Content[0])
+	}
+	if root.Kind == yaml.SequenceNode {
+		return "cases"
+	}
+	return ""
 }
 
 func (p *caseParser) document(doc *yaml.Node) []Case {
@@ -457,11 +484,7 @@ func (p *caseParser) caseAt(n *yaml.Node, path string) (Case, bool) {
 	var judgeKeys [2]*yaml.Node // the judge and variant fields
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
-		if seen[k.Value] {
-			p.problem(k, path, "field %q is given twice", k.Value)
-			continue
-		}
-		seen[k.Value] = true
+		seen[k.Value] = true // each once: yamlcheck.Check saw to it
 		switch k.Value {
 		case "name":
 			c.Name = p.str(v, path+".name")

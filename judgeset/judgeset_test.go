@@ -157,7 +157,7 @@ func TestConfigProblems(t *testing.T) {
 		{"nojudges.yaml", "default: strict\n", `judgeset: nojudges.yaml:1: no "judges": want a mapping of judges by name`},
 		{"syntax.yaml", "judges: {strict: [}\n", `judgeset: syntax.yaml: did not find expected node content`},
 		{"syntax.json", "{\"judges\": {,}}", `judgeset: syntax.json:1: invalid character ',' looking for beginning of object key string`},
-		{"twice.yaml", "judges:\n  a: {provider: openai}\n  a: {provider: openai}\n", `judgeset: twice.yaml:3: judges.a: given twice`},
+		{"twice.yaml", "judges:\n  a: {provider: openai}\n  a: {provider: openai}\n", `judgeset: twice.yaml:3: judges: field "a" is given twice (first at line 2)`},
 		{"two.yaml", "judges: {a: {provider: openai}}\n---\njudges: {}\n", `judgeset: two.yaml:2: a judge set is one document`},
 	} {
 		_, err := judgeset.Parse(c.name, []byte(c.data))
@@ -300,4 +300,19 @@ func TestAnthropicOnTheWire(t *testing.T) {
 	assert.Equal(t, "/v1/messages", got.Path)
 	assert.JSONEq(t, `{"model": "claude-sonnet-4-5", "temperature": 0, "max_tokens": 512}`, pick(t, got.Body, "model", "temperature", "max_tokens"))
 	require.NoError(t, srv.Err())
+}
+
+// A key given twice anywhere is a problem with its line and field.
+func TestParseKeysGivenTwice(t *testing.T) {
+	for _, c := range []struct{ name, data, want string }{
+		{"setting.yaml", "judges:\n  a:\n    provider: openai\n    settings: {temperature: 0, temperature: 1}\n",
+			`judgeset: setting.yaml:4: judges.a.settings: field "temperature" is given twice (first at line 4)`},
+		{"variant.yaml", "judges:\n  a:\n    provider: openai\n    variants:\n      v: {model: x, model: y}\n",
+			`judgeset: variant.yaml:5: judges.a.variants.v: field "model" is given twice (first at line 5)`},
+		{"default.json", `{"default": "a", "default": "b", "judges": {"a": {"provider": "openai"}}}`,
+			`judgeset: default.json:1: field "default" is given twice (first at line 1)`},
+	} {
+		_, err := judgeset.Parse(c.name, []byte(c.data))
+		assert.EqualError(t, err, c.want, c.name)
+	}
 }
