@@ -267,9 +267,10 @@ func shardOf(name string, n int) int {
 //	testdata/cases/refund.yaml:3: cases[0].judge: judgeset: judge not found: "strikt" (judges: lenient, strict)
 //
 // No file matching is an error, as is a file with no cases, two cases of
-// one name, and a key given twice in any mapping of a file (a case's, an
+// one name, a key given twice in any mapping of a file (a case's, an
 // eval's, its params', vars' or repeat's: none of the file's cases is
-// then read):
+// then read), and aliases that expand a file beyond
+// yamlcheck.MaxAliasNodes (1,000,000) nodes, named by the alias's line:
 //
 //	testdata/cases/refund.yaml:9: cases[1].evals[0]: field "type" is given twice (first at line 7)
 func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
@@ -384,8 +385,8 @@ func parseCases(file string, data []byte, reg *assert.Registry) ([]Case, []strin
 		}
 		docs++
 		if ps := yamlcheck.Check(&doc, rootPath(&doc)); len(ps) > 0 {
-			// A key given twice: what the file means is not clear, so
-			// none of its cases is read.
+			// A key given twice or an alias bomb: what the file means is
+			// not clear, so none of its cases is read.
 			for _, pr := range ps {
 				p.problems = append(p.problems, fmt.Sprintf("%s:%d: %s", file, pr.Line, pr.Msg))
 			}

@@ -127,10 +127,19 @@ func TestShardEnvironment(t *testing.T) {
 }
 
 // A key given twice anywhere in a case file changes what runs if the last
-// one silently wins: it is a problem with the file, line and field, and
-// none of the file's cases is read.
-func TestLoadCasesGivenTwice(t *testing.T) {
+// one silently wins; an alias bomb makes a small file millions of evals.
+// Each is a problem with the file, line and field, and none of the file's
+// cases is read.
+func TestLoadCasesGivenTwiceAndAliasBombs(t *testing.T) {
 	const ok = "  evals: [{type: contains, params: {patterns: [x]}}]\n"
+	var bomb strings.Builder
+	bomb.WriteString("- name: c0\n  evals: &E\n  - &e {type: contains, params: {patterns: [x]}}\n")
+	for range 999 {
+		bomb.WriteString("  - *e\n")
+	}
+	for i := 1; i < 1000; i++ {
+		fmt.Fprintf(&bomb, "- {name: c%d, evals: *E}\n", i)
+	}
 	for _, tc := range []struct {
 		name, file, data string
 		want             string
@@ -155,6 +164,8 @@ func TestLoadCasesGivenTwice(t *testing.T) {
 			`a.yaml:4: cases[0]: field "input" is given twice (first at line 3)`},
 		{"JSON", "a.json", `[{"name": "A", "evals": [{"type": "contains", "params": {"patterns": ["x"], "patterns": ["y"]}}]}]`,
 			`a.json:1: cases[0].evals[0].params: field "patterns" is given twice (first at line 1)`},
+		{"an alias bomb", "bomb.yaml", bomb.String(),
+			"bomb.yaml:1113: cases[111].evals: the alias *E makes the file more than 1000000 YAML nodes, each use of an alias counted with all it stands for: use fewer aliases, or write the values out"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -47,9 +47,10 @@ import (
 //	testdata/judges.yaml:7: judges.strict.settings.temperatur: unknown openai setting (did you mean "temperature"?)
 //	testdata/judges.yaml:9: judges.strict.api_key: a credential never goes in a judge set: name its environment variable with api_key_env
 //
-// — as a *ConfigError. A key given twice in any mapping is a problem too
-// (then nothing else of the file is read). No judge is built, and no key
-// read, until Lookup asks for it.
+// — as a *ConfigError. A key given twice in any mapping, and aliases that
+// expand the file beyond yamlcheck.MaxAliasNodes (1,000,000) nodes, are
+// problems too (then nothing else of the file is read). No judge is
+// built, and no key read, until Lookup asks for it.
 func Load(path string, opts ...Option) (*Set, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -88,8 +89,8 @@ func Parse(name string, data []byte, opts ...Option) (*Set, error) {
 		return nil, &ConfigError{Problems: []string{fmt.Sprintf("%s:%d: a judge set is one document", name, extra.Line)}}
 	}
 	if ps := yamlcheck.Check(&doc, ""); len(ps) > 0 {
-		// A key given twice: what the file means is not clear, so
-		// nothing of it is read.
+		// A key given twice or an alias bomb: what the file means is not
+		// clear, so nothing of it is read.
 		problems := make([]string, len(ps))
 		for i, pr := range ps {
 			problems[i] = fmt.Sprintf("%s:%d: %s", name, pr.Line, pr.Msg)

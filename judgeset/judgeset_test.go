@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -302,9 +303,22 @@ func TestAnthropicOnTheWire(t *testing.T) {
 	require.NoError(t, srv.Err())
 }
 
-// A key given twice anywhere is a problem with its line and field.
-func TestParseKeysGivenTwice(t *testing.T) {
+// Aliases that expand a config into millions of nodes are an error naming
+// the alias, before the judges are read; a key given twice anywhere is a
+// problem with its line and field.
+func TestParseAliasBombAndKeysGivenTwice(t *testing.T) {
+	var bomb strings.Builder
+	bomb.WriteString("anchors:\n  v: &v {model: m}\n  vs: &vs\n")
+	for i := range 2000 {
+		fmt.Fprintf(&bomb, "    v%d: *v\n", i)
+	}
+	bomb.WriteString("  j: &j {provider: openai, model: m, variants: *vs}\njudges:\n")
+	for i := range 2000 {
+		fmt.Fprintf(&bomb, "  j%d: *j\n", i)
+	}
 	for _, c := range []struct{ name, data, want string }{
+		{"bomb.yaml", bomb.String(), "judgeset: bomb.yaml:2104: judges.j98: the alias *j makes the file more than 1000000 YAML nodes, " +
+			"each use of an alias counted with all it stands for: use fewer aliases, or write the values out"},
 		{"setting.yaml", "judges:\n  a:\n    provider: openai\n    settings: {temperature: 0, temperature: 1}\n",
 			`judgeset: setting.yaml:4: judges.a.settings: field "temperature" is given twice (first at line 4)`},
 		{"variant.yaml", "judges:\n  a:\n    provider: openai\n    variants:\n      v: {model: x, model: y}\n",

@@ -1,6 +1,8 @@
 package yamlcheck_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +11,24 @@ import (
 
 	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 )
+
+// aliasBomb is a file of n entries, each an alias of a list of n aliases.
+func aliasBomb(n int) string {
+	var b strings.Builder
+	b.WriteString("shared: &list\n")
+	for i := range n {
+		if i == 0 {
+			b.WriteString("  - &one {type: contains, params: {patterns: [x]}}\n")
+		} else {
+			b.WriteString("  - *one\n")
+		}
+	}
+	b.WriteString("uses:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  e%d: *list\n", i)
+	}
+	return b.String()
+}
 
 func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
@@ -31,6 +51,10 @@ func TestCheck(t *testing.T) {
 		}},
 		{"reported once, where written", "", "a: &x {k: 1, k: 2}\nb: *x\n", []yamlcheck.Problem{{Line: 1, Msg: `a: field "k" is given twice (first at line 1)`}}},
 		{"a JSON document", "", `{"name": "A", "name": "B"}`, []yamlcheck.Problem{{Line: 1, Msg: `field "name" is given twice (first at line 1)`}}},
+		{"an alias bomb", "", aliasBomb(1000), []yamlcheck.Problem{{Line: 1113, Msg: "uses.e110: the alias *list makes the file more than 1000000 YAML nodes, " +
+			"each use of an alias counted with all it stands for: use fewer aliases, or write the values out"}}},
+		{"a billion laughs", "", laughs(), []yamlcheck.Problem{{Line: 7, Msg: "g[0]: the alias *f makes the file more than 1000000 YAML nodes, " +
+			"each use of an alias counted with all it stands for: use fewer aliases, or write the values out"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var doc yaml.Node
@@ -38,4 +62,15 @@ func TestCheck(t *testing.T) {
 			assert.Equal(t, tc.want, yamlcheck.Check(&doc, tc.path))
 		})
 	}
+}
+
+// laughs is the billion laughs: each level nine aliases of the one below.
+func laughs() string {
+	s := "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+	prev := "a"
+	for _, c := range "bcdefghi" {
+		s += fmt.Sprintf("%c: &%c [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", c, c, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+		prev = string(c)
+	}
+	return s
 }
