@@ -459,7 +459,8 @@ func (t *Transport) MarkPartial() {
 // this process's; in ModeRefresh, exactly the interactions the live API
 // answered, when they differ from the file; in ModeReplay and ModeLive,
 // never. The write is atomic, and the same interactions write the same
-// bytes. With WithUsageLog, every mode but ModeLive then writes the usage
+// bytes; reading, merging and writing hold the recording's lock, as
+// Recorder.Save's do, so two processes recording one file lose nothing. With WithUsageLog, every mode but ModeLive then writes the usage
 // log. Save may be called again, from any Transport on the file; it
 // writes only what changed since. A file on disk that no longer reads as
 // a recording is an error, and is not overwritten.
@@ -479,13 +480,20 @@ func (t *Transport) Save() error {
 	return nil
 }
 
+// write writes the recording when its mode and what happened say so (see
+// Save), holding its lock.
 func (st *httpStore) write() error {
+	switch {
+	case st.mode == ModeRecord && st.dirty, st.mode == ModeRefresh && len(st.fresh) > 0:
+		return withFileLock(st.path, st.writeLocked)
+	}
+	return nil
+}
+
+func (st *httpStore) writeLocked() error {
 	var list []Interaction
 	switch st.mode {
 	case ModeRecord:
-		if !st.dirty {
-			return nil
-		}
 		onDisk, err := readFile(st.path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -506,14 +514,9 @@ func (st *httpStore) write() error {
 			list = append(list, in)
 		}
 	case ModeRefresh:
-		if len(st.fresh) == 0 {
-			return nil
-		}
 		for id := range st.fresh {
 			list = append(list, st.entries[id])
 		}
-	default:
-		return nil
 	}
 	data, err := (&HTTPFile{Version: Version, Interactions: list}).Marshal()
 	if err != nil {
