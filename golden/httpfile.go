@@ -66,9 +66,10 @@ type HTTPRequest struct {
 	// are not kept, so a recording made against a local fake server
 	// replays for the real API's base URL, and the other way round.
 	Path string `json:"path"`
-	// Query is the URL's query; the values of parameters whose names
-	// hold a credential ("key", "api-key", "token", ...) are
-	// "[redacted]".
+	// Query is the URL's query; the values of parameters named as
+	// credentials ("key", "api-key", "token", "access_token", "sig",
+	// "X-Amz-Signature", ...: see internal/secret.Param) are
+	// "[redacted]", and key-shaped strings in any other are.
 	Query url.Values `json:"query,omitempty"`
 	// Body is a JSON body as canonical JSON (object keys sorted),
 	// credential fields and key-shaped strings redacted.

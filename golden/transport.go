@@ -30,7 +30,9 @@ import (
 // without credential fields and the fields WithIgnoreFields names. Never
 // the scheme and host (a recording made against a local fake replays for
 // the real API), never a header (Authorization, api-key and x-api-key
-// included), never a credential query parameter, so rotating a key
+// included), never a credential query parameter ("key", "api-key",
+// "sig", ...: a name naming a credential, as a body field's does; a query
+// such as max_tokens=5 or keyword=refund keys), so rotating a key
 // replays. Identical requests are counted: the first replays the first
 // response recorded for its key, the second the second, and so on
 // (Interaction.Occurrence).

@@ -50,7 +50,26 @@ func Name(name string) bool {
 // or "seed" are not credentials: dropping them from a recording's key
 // would let a stale verdict replay.
 func Field(name string) bool {
-	n := strings.Map(func(r rune) rune {
+	switch n := fieldName(name); n {
+	case "key", "token", "auth", "bearer", "signature", "sig", "pwd", "cookie", "setcookie",
+		"accesstoken", "authtoken", "bearertoken", "idtoken", "refreshtoken", "sessiontoken",
+		"securitytoken", "apitoken", "xamzsecuritytoken", "subscriptionkey", "ocpapimsubscriptionkey":
+		return true
+	default:
+		for _, suffix := range []string{"apikey", "secret", "password", "passwd", "credential", "credentials",
+			"privatekey", "secretkey", "accesskey", "cookie", "authorization"} {
+			if strings.HasSuffix(n, suffix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fieldName is a name as Field compares it: lower case, letters and
+// digits only.
+func fieldName(name string) string {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'A' && r <= 'Z':
 			return r + 'a' - 'A'
@@ -59,19 +78,16 @@ func Field(name string) bool {
 		}
 		return -1
 	}, name)
-	switch n {
-	case "key", "token", "auth", "bearer", "signature", "sig", "pwd", "cookie", "setcookie",
-		"accesstoken", "authtoken", "bearertoken", "idtoken", "refreshtoken", "sessiontoken",
-		"securitytoken", "apitoken", "xamzsecuritytoken", "subscriptionkey", "ocpapimsubscriptionkey":
-		return true
-	}
-	for _, suffix := range []string{"apikey", "secret", "password", "passwd", "credential", "credentials",
-		"privatekey", "secretkey", "accesskey", "cookie", "authorization"} {
-		if strings.HasSuffix(n, suffix) {
-			return true
-		}
-	}
-	return false
+}
+
+// Param reports whether a URL query parameter of this name holds a
+// credential, as recordings key and write queries: a name Field flags
+// ("key", "api-key", "access_token", "sig", ...) or one ending, with case,
+// "-" and "_" ignored, in "signature" (X-Amz-Signature, as presigned URLs
+// carry it). Name is too wide for a query that keys a recording:
+// max_tokens=5, keyword=refund or author=jane must tell requests apart.
+func Param(name string) bool {
+	return Field(name) || strings.HasSuffix(fieldName(name), "signature")
 }
 
 // Redact replaces every secret of at least MinSecret bytes in s by

@@ -33,6 +33,19 @@ func TestSecretField(t *testing.T) {
 	}
 }
 
+// Param flags the query parameters that carry credentials, and none that
+// tells requests apart.
+func TestSecretParam(t *testing.T) {
+	for _, name := range []string{"key", "api-key", "api_key", "apikey", "access_token", "token", "sig", "Signature", "X-Amz-Signature",
+		"X-Amz-Security-Token", "X-Amz-Credential", "client_secret", "password", "auth", "subscription-key"} {
+		assert.True(t, secret.Param(name), name)
+	}
+	for _, name := range []string{"max_tokens", "keyword", "keywords", "author", "sort_key", "page_token", "next_token", "api-version",
+		"monkey", "tokens", "q", "model"} {
+		assert.False(t, secret.Param(name), name)
+	}
+}
+
 // Find sees the documented key formats and the generic shapes, and takes
 // no prose for a key.
 func TestSecretFind(t *testing.T) {
