@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,7 +58,8 @@ type Case struct {
 	Description string
 	// Evals are the checks the transcript must pass, in order.
 	Evals []CaseEval
-	// Repeat is how many times to run the case (0 and 1: once). With
+	// Repeat is how many times to run the case (0 and 1: once; at most
+	// MaxRepeat). With
 	// Repeat > 1 the case runs as T.Repeat with the rule PassRate,
 	// AtLeast or, when neither is given, All; Confidence as Repeat's.
 	Repeat     int
@@ -567,19 +569,20 @@ func (p *caseParser) repeat(v *yaml.Node, path string, c *Case) {
 		}
 		return f
 	}
-	count := func(v *yaml.Node, path string) int {
+	count := func(v *yaml.Node, path string, most int) int {
 		f := num(v, path)
-		if f != float64(int(f)) || f < 1 {
-			if f != 0 {
-				p.problem(v, path, "want a whole number of at least 1, got %v", f)
-			}
+		switch {
+		case f == 0:
+			return 0 // a problem already, or none given
+		case !(f >= 1 && f <= float64(most)) || f != math.Trunc(f):
+			p.problem(v, path, "want a whole number from 1 to %d, got %v", most, f)
 			return 0
 		}
 		return int(f)
 	}
 	switch v.Kind {
 	case yaml.ScalarNode:
-		c.Repeat = count(v, path)
+		c.Repeat = count(v, path, MaxRepeat)
 		return
 	case yaml.MappingNode:
 	default:
@@ -591,14 +594,14 @@ func (p *caseParser) repeat(v *yaml.Node, path string, c *Case) {
 		k, val := v.Content[i], resolve(v.Content[i+1])
 		switch k.Value {
 		case "n":
-			c.Repeat = count(val, path+".n")
+			c.Repeat = count(val, path+".n", MaxRepeat)
 		case "pass_rate":
 			c.PassRate = num(val, path+".pass_rate")
 			if !(c.PassRate > 0 && c.PassRate <= 1) {
 				p.problem(val, path+".pass_rate", "want a rate above 0 and at most 1, got %v", c.PassRate)
 			}
 		case "at_least":
-			c.AtLeast = count(val, path+".at_least")
+			c.AtLeast = count(val, path+".at_least", MaxRepeat)
 		case "confidence":
 			c.Confidence = num(val, path+".confidence")
 			if !(c.Confidence > 0 && c.Confidence < 1) {
