@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -70,6 +73,8 @@ type Transport struct {
 	mu     sync.Mutex
 	seen   map[string]int // key → identical requests sent so far
 	misses []*NotRecordedError
+	open   map[*streamBody]string // live streams not yet ended → their request
+	cut    []error                // live streams the client left before their end
 }
 
 // httpStore is one HTTP recording in memory, shared by the Transports on
@@ -236,7 +241,8 @@ func (t *Transport) Misses() []*NotRecordedError {
 //
 // Concurrent identical requests with the same occurrence make one live
 // request. A response is recorded once it is read to its end (a body
-// closed early is read to its end first); a live error, or a body that
+// closed early is read to its end first, for at most StreamDrain, after
+// which it is cut, not recorded, and Save says so); a live error, or a body that
 // ends in one, records nothing and is returned as it is, and the request
 // is not counted. A request whose context is done is an error before
 // anything else.
@@ -326,7 +332,22 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 			src = &decodedStream{src: src, codings: codings}
 		}
 		sb := &streamBody{src: src, clean: t.clean, in: in}
-		sb.done = func(in Interaction, err error) { t.finish(kr.key, n, c, in, err) }
+		what := req.Method + " " + req.URL.Path
+		t.mu.Lock()
+		if t.open == nil {
+			t.open = map[*streamBody]string{}
+		}
+		t.open[sb] = what
+		t.mu.Unlock()
+		sb.done = func(in Interaction, err error) {
+			t.mu.Lock()
+			delete(t.open, sb)
+			if sb.cut.Load() {
+				t.cut = append(t.cut, fmt.Errorf("golden: the streamed response to %s was closed by the client before its end and did not end within %v: not recorded (read the stream to its end)", what, StreamDrain))
+			}
+			t.mu.Unlock()
+			t.finish(kr.key, n, c, in, err)
+		}
 		out.Body = sb
 		return out, nil
 	}
@@ -466,11 +487,29 @@ func (t *Transport) MarkPartial() {
 // log. Save may be called again, from any Transport on the file; it
 // writes only what changed since. A file on disk that no longer reads as
 // a recording is an error, and is not overwritten.
+//
+// A live stream of this Transport that was neither read to its end nor
+// closed, or that was cut (see RoundTrip), is not recorded, and Save
+// returns an error naming its request, after writing the rest.
 func (t *Transport) Save() error {
 	st := t.st
 	if st.mode == ModeLive {
 		return nil
 	}
+	if err := t.save(); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	errs := slices.Clone(t.cut)
+	for _, what := range slices.Sorted(maps.Values(t.open)) {
+		errs = append(errs, fmt.Errorf("golden: the streamed response to %s was neither read to its end nor closed: not recorded", what))
+	}
+	return errors.Join(errs...)
+}
+
+func (t *Transport) save() error {
+	st := t.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if err := st.write(); err != nil {
@@ -665,7 +704,8 @@ type streamBody struct {
 	out      []byte // redacted, not yet read by the client
 	srcErr   error  // the live stream's read error, io.EOF at its end
 	finished bool
-	err      error // what Read returns once out is drained
+	err      error       // what Read returns once out is drained
+	cut      atomic.Bool // Close stopped waiting for the stream's end
 }
 
 func (s *streamBody) Read(p []byte) (int, error) {
@@ -733,9 +773,20 @@ func (s *streamBody) end(err error) {
 	s.done(s.in, nil)
 }
 
-// Close reads what is left of the live stream, so a client that stops
-// early still leaves a whole recording, then closes it.
+// StreamDrain is how long closing a live stream before its end waits for
+// the rest of it, so that a client that stops reading early (at a
+// "[DONE]" event, say) still leaves a whole recording. A stream that goes
+// on longer is cut: closed, and not recorded.
+const StreamDrain = 5 * time.Second
+
+// Close reads what is left of the live stream, for at most StreamDrain,
+// then closes it.
 func (s *streamBody) Close() error {
+	drain := time.AfterFunc(StreamDrain, func() {
+		s.cut.Store(true)
+		s.src.Close() // ends a Read blocked in fill
+	})
+	defer drain.Stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for !s.finished {
