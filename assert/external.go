@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/evalkit-go/evalkit"
-	"github.com/evalkit-go/evalkit/internal/judgehttp"
 	"github.com/evalkit-go/evalkit/internal/jsonx"
+	"github.com/evalkit-go/evalkit/internal/judgehttp"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 

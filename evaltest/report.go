@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"testing"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/evalkit-go/evalkit"

@@ -16,7 +16,7 @@ func TestDuplicateKey(t *testing.T) {
 		{`[[], [1, {"x": [], "y": 1, "x": {}}]]`, "[1][1].x"},
 		{`{"result": {"status": {"state": "failed", "message": {}, "state": "completed"}}}`, "result.status.state"},
 		{`{"a": {"k": 1}, "b": {"k": 1}, "k": "a"}`, ""}, // one key in each object
-		{`{"a": "a", "b": ["a", "a"]}`, ""},             // strings that are values, not keys
+		{`{"a": "a", "b": ["a", "a"]}`, ""},              // strings that are values, not keys
 		{`{}`, ""},
 		{`7`, ""},
 		{`{"a": `, ""}, // not JSON: the caller's decoding says so
