@@ -38,7 +38,7 @@ func TestPackageGraph(t *testing.T) {
 		// for case files). evaltest and assert select judges through
 		// evalkit.JudgeSet and never import it, so a test build without a
 		// judge set compiles no judge it does not use.
-		"./judgeset": append(append(slices.Clone(root), mod+"/judgeset", "go.yaml.in/yaml/v3"), judges...),
+		"./judgeset": append(append(slices.Clone(root), mod+"/judgeset", mod+"/internal/yamlcheck", "go.yaml.in/yaml/v3"), judges...),
 		// The example agent is what users write: net/http and the
 		// vocabulary, no SDK.
 		"./examples/agent": append(slices.Clone(root), mod+"/examples/agent"),

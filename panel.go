@@ -211,7 +211,10 @@ func (p *PanelJudge) combine(valid []Verdict, scale Scale) (Verdict, error) {
 		if err != nil {
 			return v, err
 		}
-		v.Label, v.Passed = members[0].Label, members[0].Passed
+		v.Label = members[0].Label
+		if v.Passed, err = agreedPass(members); err != nil {
+			return v, err
+		}
 		if scores, err := allScores(members); err == nil {
 			v.Score, v.Scored = mean(scores), true
 		}
@@ -254,6 +257,24 @@ func mean(xs []float64) float64 {
 		sum += x
 	}
 	return sum / float64(len(xs))
+}
+
+// agreedPass is the pass/fail the votes of a majority share: none when
+// none gives one, else every vote must give the same. Votes grouped by a
+// label may still differ in pass/fail, and the first of them must not
+// decide for the rest.
+func agreedPass(members []Verdict) (*bool, error) {
+	var passed *bool
+	for i, m := range members {
+		switch {
+		case m.Passed == nil && passed == nil:
+		case m.Passed == nil || passed == nil && i > 0 || passed != nil && *passed != *m.Passed:
+			return nil, fmt.Errorf("the majority's %d votes for label %q disagree on pass/fail", len(members), m.Label)
+		default:
+			passed = m.Passed
+		}
+	}
+	return passed, nil
 }
 
 // majority groups votes by label, or by pass/fail when they have no label,

@@ -83,6 +83,20 @@ func TestPanelMajorityAndUnanimity(t *testing.T) {
 	_, err = evalkit.Panel([]evalkit.Judge{pass, fail}, evalkit.Majority).Judge(context.Background(), panelReq)
 	assert.EqualError(t, err, "evalkit: panel (majority): no majority among 2 votes: pass ×1, fail ×1")
 
+	// Votes grouped by a label decide pass/fail together: the first of
+	// them must not speak for the rest.
+	labelled := func(passed *bool) evalkit.Judge {
+		return fixed(evalkit.Verdict{Label: "partial", Passed: passed})
+	}
+	_, err = evalkit.Panel([]evalkit.Judge{labelled(&yes), labelled(&no), labelled(&no)}, evalkit.Majority).Judge(context.Background(), panelReq)
+	assert.EqualError(t, err, `evalkit: panel (majority): the majority's 3 votes for label "partial" disagree on pass/fail`)
+	_, err = evalkit.Panel([]evalkit.Judge{labelled(nil), labelled(&yes), labelled(&yes)}, evalkit.Majority).Judge(context.Background(), panelReq)
+	assert.EqualError(t, err, `evalkit: panel (majority): the majority's 3 votes for label "partial" disagree on pass/fail`)
+	v, err = evalkit.Panel([]evalkit.Judge{labelled(&no), labelled(&no), pass}, evalkit.Majority).Judge(context.Background(), panelReq)
+	require.NoError(t, err)
+	assert.Equal(t, "partial", v.Label)
+	assert.False(t, *v.Passed)
+
 	v, err = evalkit.Panel([]evalkit.Judge{pass, fail, pass}, evalkit.Unanimous).Judge(context.Background(), panelReq)
 	require.NoError(t, err)
 	assert.False(t, *v.Passed, "one fail breaks unanimity")

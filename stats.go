@@ -10,8 +10,9 @@ import (
 // the unbiased estimator of τ-bench (Yao et al., 2024, "τ-bench: A
 // Benchmark for Tool-Agent-User Interaction in Real-World Domains"). It
 // falls as k grows: pass^1 is c/n, and pass^n is 1 only when every attempt
-// passed. The result is in [0,1]; it returns an error for n < 1, c outside
-// [0,n] or k outside [1,n] (pass^k needs at least k attempts).
+// passed. The result is in [0,1]; it returns an error for n < 1 or past
+// MaxKAttempts, c outside [0,n] or k outside [1,n] (pass^k needs at least
+// k attempts).
 func PassHatK(n, c, k int) (float64, error) {
 	if err := checkNCK(n, c, k); err != nil {
 		return 0, fmt.Errorf("evalkit: pass^k: %w", err)
@@ -49,10 +50,17 @@ func PassAtK(n, c, k int) (float64, error) {
 	return 1 - q, nil
 }
 
+// MaxKAttempts is the most attempts PassHatK and PassAtK take: each
+// multiplies k factors, so a count no run makes (a results file's
+// 9223372036854775807) must be an error, not a loop of that length.
+const MaxKAttempts = 1 << 20
+
 func checkNCK(n, c, k int) error {
 	switch {
 	case n < 1:
 		return fmt.Errorf("n is %d attempts, want at least 1", n)
+	case n > MaxKAttempts:
+		return fmt.Errorf("n is %d attempts, want at most %d (MaxKAttempts)", n, MaxKAttempts)
 	case c < 0 || c > n:
 		return fmt.Errorf("c is %d successes, want 0 to n (%d)", c, n)
 	case k < 1 || k > n:

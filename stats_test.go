@@ -33,7 +33,7 @@ func TestPassHatKAndPassAtK(t *testing.T) {
 		require.NoError(t, err)
 		assert.InDelta(t, tt.atK, at, 1e-12, "pass@%d of %d/%d: %s", tt.k, tt.c, tt.n, tt.comment)
 	}
-	for _, bad := range [][3]int{{0, 0, 1}, {5, 6, 1}, {5, -1, 1}, {5, 2, 0}, {5, 2, 6}} {
+	for _, bad := range [][3]int{{evalkit.MaxKAttempts + 1, 1, 1}, {1 << 62, 1 << 62, 1 << 61}, {0, 0, 1}, {5, 6, 1}, {5, -1, 1}, {5, 2, 0}, {5, 2, 6}} {
 		_, err := evalkit.PassHatK(bad[0], bad[1], bad[2])
 		assert.Error(t, err, "pass^k%v", bad)
 		_, err = evalkit.PassAtK(bad[0], bad[1], bad[2])

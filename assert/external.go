@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/judgehttp"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
@@ -161,6 +162,9 @@ func readEvalResponse(check string, body []byte) (EvalResponse, error) {
 	}
 	if dec.More() {
 		return EvalResponse{}, fmt.Errorf("%s: %w: the answer has more than one JSON value: %s", check, ErrEvaluator, textnorm.Quote(string(body), 120))
+	}
+	if key, dup := jsonx.DuplicateKey(body); dup {
+		return EvalResponse{}, fmt.Errorf("%s: %w: the answer gives %s twice", check, ErrEvaluator, textnorm.Quote(key, 80))
 	}
 	return evalResponseOf(check, fields)
 }

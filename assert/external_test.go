@@ -117,6 +117,7 @@ func TestRESTEvalErrors(t *testing.T) {
 		{"two values", reply{200, `{"passed": true} {"passed": false}`}, "rest_eval: the external evaluator failed: the answer has more than one JSON value"},
 		{"no verdict", reply{200, `{"reasoning": "hmm"}`}, `rest_eval: the external evaluator failed: the answer has neither passed nor score (its fields: "reasoning")`},
 		{"score range", reply{200, `{"passed": true, "score": 7}`}, `rest_eval: the external evaluator failed: score is "7", want a number in [0,1]`},
+		{"passed twice", reply{200, `{"passed": false, "reasoning": "No amount.", "passed": true}`}, `rest_eval: the external evaluator failed: the answer gives "passed" twice`},
 		{"passed type", reply{200, `{"passed": "yes"}`}, "rest_eval: the external evaluator failed: passed is a string, want true or false"},
 		{"score only", reply{200, `{"score": 0.4}`}, "rest_eval: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
 	}
@@ -269,6 +270,15 @@ func TestA2AEvalReplies(t *testing.T) {
 		{"wrong id", func(any) string {
 			return rpcResult("other", `{"kind": "message", "parts": [{"kind": "data", "data": {"passed": true}}]}`)
 		}, false, `a2a_eval: the external evaluator failed: the reply's id "other" is not the request's`},
+		{"state twice", func(id any) string {
+			return rpcResult(id, `{"kind": "task", "id": "t1", "status": {"state": "failed", "state": "completed"}, "artifacts": [{"parts": [{"kind": "data", "data": {"passed": true}}]}]}`)
+		}, false, `a2a_eval: the external evaluator failed: the reply gives "result.status.state" twice`},
+		{"passed twice in a data part", func(id any) string {
+			return rpcResult(id, `{"kind": "message", "parts": [{"kind": "data", "data": {"passed": false, "passed": true}}]}`)
+		}, false, `a2a_eval: the external evaluator failed: the reply gives "result.parts[0].data.passed" twice`},
+		{"passed twice in text", func(id any) string {
+			return rpcResult(id, `{"kind": "message", "parts": [{"kind": "text", "text": "{\"passed\": false, \"passed\": true}"}]}`)
+		}, false, `a2a_eval: the external evaluator failed: the agent's verdict in its text gives "passed" twice`},
 		{"bad score", func(id any) string {
 			return rpcResult(id, `{"kind": "message", "parts": [{"kind": "data", "data": {"passed": true, "score": -1}}]}`)
 		}, false, `a2a_eval: the external evaluator failed: score is "-1", want a number in [0,1]`},

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 )
 
 // Case is one case of a case file: an input for the agent, and the evals
@@ -56,7 +58,8 @@ type Case struct {
 	Description string
 	// Evals are the checks the transcript must pass, in order.
 	Evals []CaseEval
-	// Repeat is how many times to run the case (0 and 1: once). With
+	// Repeat is how many times to run the case (0 and 1: once; at most
+	// MaxRepeat). With
 	// Repeat > 1 the case runs as T.Repeat with the rule PassRate,
 	// AtLeast or, when neither is given, All; Confidence as Repeat's.
 	Repeat     int
@@ -265,8 +268,13 @@ func shardOf(name string, n int) int {
 //
 //	testdata/cases/refund.yaml:3: cases[0].judge: judgeset: judge not found: "strikt" (judges: lenient, strict)
 //
-// No file matching is an error, as is a file with no cases and two cases
-// of one name.
+// No file matching is an error, as is a file with no cases, two cases of
+// one name, a key given twice in any mapping of a file (a case's, an
+// eval's, its params', vars' or repeat's: none of the file's cases is
+// then read), and aliases that expand a file beyond
+// yamlcheck.MaxAliasNodes (1,000,000) nodes, named by the alias's line:
+//
+//	testdata/cases/refund.yaml:9: cases[1].evals[0]: field "type" is given twice (first at line 7)
 func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
 	files, err := filepath.Glob(glob)
 	if err != nil {
@@ -378,6 +386,14 @@ func parseCases(file string, data []byte, reg *assert.Registry) ([]Case, []strin
 			return nil, p.problems
 		}
 		docs++
+		if ps := yamlcheck.Check(&doc, rootPath(&doc)); len(ps) > 0 {
+			// A key given twice or an alias bomb: what the file means is
+			// not clear, so none of its cases is read.
+			for _, pr := range ps {
+				p.problems = append(p.problems, fmt.Sprintf("%s:%d: %s", file, pr.Line, pr.Msg))
+			}
+			continue
+		}
 		cases = append(cases, p.document(&doc)...)
 	}
 	if docs == 0 || len(cases) == 0 && len(p.problems) == 0 {
@@ -404,6 +420,20 @@ func resolve(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// rootPath is the field path of a document's root as the parser names
+// it: "cases" for a list of cases, "" for a mapping (whose "cases" field
+// is then "cases").
+func rootPath(doc *yaml.Node) string {
+	root := resolve(doc)
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = resolve(root.Content[0])
+	}
+	if root.Kind == yaml.SequenceNode {
+		return "cases"
+	}
+	return ""
 }
 
 func (p *caseParser) document(doc *yaml.Node) []Case {
@@ -457,11 +487,7 @@ func (p *caseParser) caseAt(n *yaml.Node, path string) (Case, bool) {
 	var judgeKeys [2]*yaml.Node // the judge and variant fields
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
-		if seen[k.Value] {
-			p.problem(k, path, "field %q is given twice", k.Value)
-			continue
-		}
-		seen[k.Value] = true
+		seen[k.Value] = true // each once: yamlcheck.Check saw to it
 		switch k.Value {
 		case "name":
 			c.Name = p.str(v, path+".name")
@@ -543,19 +569,20 @@ func (p *caseParser) repeat(v *yaml.Node, path string, c *Case) {
 		}
 		return f
 	}
-	count := func(v *yaml.Node, path string) int {
+	count := func(v *yaml.Node, path string, most int) int {
 		f := num(v, path)
-		if f != float64(int(f)) || f < 1 {
-			if f != 0 {
-				p.problem(v, path, "want a whole number of at least 1, got %v", f)
-			}
+		switch {
+		case f == 0:
+			return 0 // a problem already, or none given
+		case !(f >= 1 && f <= float64(most)) || f != math.Trunc(f):
+			p.problem(v, path, "want a whole number from 1 to %d, got %v", most, f)
 			return 0
 		}
 		return int(f)
 	}
 	switch v.Kind {
 	case yaml.ScalarNode:
-		c.Repeat = count(v, path)
+		c.Repeat = count(v, path, MaxRepeat)
 		return
 	case yaml.MappingNode:
 	default:
@@ -567,14 +594,14 @@ func (p *caseParser) repeat(v *yaml.Node, path string, c *Case) {
 		k, val := v.Content[i], resolve(v.Content[i+1])
 		switch k.Value {
 		case "n":
-			c.Repeat = count(val, path+".n")
+			c.Repeat = count(val, path+".n", MaxRepeat)
 		case "pass_rate":
 			c.PassRate = num(val, path+".pass_rate")
 			if !(c.PassRate > 0 && c.PassRate <= 1) {
 				p.problem(val, path+".pass_rate", "want a rate above 0 and at most 1, got %v", c.PassRate)
 			}
 		case "at_least":
-			c.AtLeast = count(val, path+".at_least")
+			c.AtLeast = count(val, path+".at_least", MaxRepeat)
 		case "confidence":
 			c.Confidence = num(val, path+".confidence")
 			if !(c.Confidence > 0 && c.Confidence < 1) {

@@ -125,3 +125,58 @@ func TestShardEnvironment(t *testing.T) {
 		})
 	}
 }
+
+// A key given twice anywhere in a case file changes what runs if the last
+// one silently wins; an alias bomb makes a small file millions of evals.
+// Each is a problem with the file, line and field, and none of the file's
+// cases is read.
+func TestLoadCasesGivenTwiceAndAliasBombs(t *testing.T) {
+	const ok = "  evals: [{type: contains, params: {patterns: [x]}}]\n"
+	var bomb strings.Builder
+	bomb.WriteString("- name: c0\n  evals: &E\n  - &e {type: contains, params: {patterns: [x]}}\n")
+	for range 999 {
+		bomb.WriteString("  - *e\n")
+	}
+	for i := 1; i < 1000; i++ {
+		fmt.Fprintf(&bomb, "- {name: c%d, evals: *E}\n", i)
+	}
+	for _, tc := range []struct {
+		name, file, data string
+		want             string
+	}{
+		{"cases twice", "a.yaml", "cases:\n- name: A\n" + ok + "cases:\n- name: B\n" + ok,
+			`a.yaml:4: field "cases" is given twice (first at line 1)`},
+		{"a case's field", "a.yaml", "- name: A\n  name: B\n" + ok,
+			`a.yaml:2: cases[0]: field "name" is given twice (first at line 1)`},
+		{"an eval's type", "a.yaml", "- name: A\n  evals:\n  - type: not_contains\n    params: {patterns: [x]}\n    type: contains\n",
+			`a.yaml:5: cases[0].evals[0]: field "type" is given twice (first at line 3)`},
+		{"an eval's params", "a.yaml", "- name: A\n  evals:\n  - type: contains\n    params: {patterns: [x]}\n    params: {patterns: [y], case_sensitive: true}\n",
+			`a.yaml:5: cases[0].evals[0]: field "params" is given twice (first at line 4)`},
+		{"a param", "a.yaml", "- name: A\n  evals:\n  - type: contains\n    params: {patterns: [x], patterns: [y]}\n",
+			`a.yaml:4: cases[0].evals[0].params: field "patterns" is given twice (first at line 4)`},
+		{"a nested param", "a.yaml", "- name: A\n  evals:\n  - type: tool_args\n    params: {tool_name: t, expected_args: {id: 1, id: 2}}\n",
+			`a.yaml:4: cases[0].evals[0].params.expected_args: field "id" is given twice (first at line 4)`},
+		{"repeat's n", "a.yaml", "- name: A\n  repeat: {n: 10, n: 1}\n" + ok,
+			`a.yaml:2: cases[0].repeat: field "n" is given twice (first at line 2)`},
+		{"a huge repeat", "a.yaml", "- name: A\n  repeat: 10000000000\n" + ok,
+			`a.yaml:2: cases[0].repeat: want a whole number from 1 to 10000, got 1e+10`},
+		{"a fractional at_least", "a.yaml", "- name: A\n  repeat: {n: 5, at_least: 2.5}\n" + ok,
+			`a.yaml:2: cases[0].repeat.at_least: want a whole number from 1 to 10000, got 2.5`},
+		{"a var", "a.yaml", "- name: A\n  vars: {a: 1, a: 2}\n" + ok,
+			`a.yaml:2: cases[0].vars: field "a" is given twice (first at line 2)`},
+		{"under cases", "a.yaml", "cases:\n- name: A\n  input: x\n  input: y\n" + ok,
+			`a.yaml:4: cases[0]: field "input" is given twice (first at line 3)`},
+		{"JSON", "a.json", `[{"name": "A", "evals": [{"type": "contains", "params": {"patterns": ["x"], "patterns": ["y"]}}]}]`,
+			`a.json:1: cases[0].evals[0].params: field "patterns" is given twice (first at line 1)`},
+		{"an alias bomb", "bomb.yaml", bomb.String(),
+			"bomb.yaml:1113: cases[111].evals: the alias *E makes the file more than 1000000 YAML nodes, each use of an alias counted with all it stands for: use fewer aliases, or write the values out"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(dir+"/"+tc.file, []byte(tc.data), 0o644))
+			cases, err := evaltest.LoadCases(dir+"/"+tc.file, nil)
+			assert.EqualError(t, err, dir+"/"+tc.want)
+			assert.Empty(t, cases)
+		})
+	}
+}

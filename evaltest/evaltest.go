@@ -56,6 +56,7 @@ func New(tb testing.TB, opts ...Option) *T {
 	for _, o := range opts {
 		o(t)
 	}
+	cleanup(tb, t.reportFailureWithoutChecks)
 	return t
 }
 

@@ -136,11 +136,19 @@ func (r Rule) String() string {
 	return r.name
 }
 
+// MaxRepeat is the most attempts a Repeat makes (and a case file's
+// repeat asks): enough to tell a pass rate to within a percentage point,
+// and a bound on what a typo (repeat: 10000000000) costs.
+const MaxRepeat = 10_000
+
 // need returns how many of n attempts must pass, at confidence level (0:
 // none), or why the rule cannot be met.
 func (r Rule) need(n int, level float64) (int, error) {
 	if n < 1 {
 		return 0, fmt.Errorf("n is %d, want at least 1 attempt", n)
+	}
+	if n > MaxRepeat {
+		return 0, fmt.Errorf("n is %d, want at most %d attempts (MaxRepeat)", n, MaxRepeat)
 	}
 	var rate float64
 	switch {
@@ -330,8 +338,9 @@ func (r *Repetition) Transcripts() []*evalkit.Transcript {
 	return out
 }
 
-// Repeat runs a non-deterministic case up to n times, each attempt with a T
-// of its own, and decides with rule whether the case passes. An attempt's
+// Repeat runs a non-deterministic case up to n times (1 ≤ n ≤ MaxRepeat,
+// else the Repeat is an error), each attempt with a T of its own, and
+// decides with rule whether the case passes. An attempt's
 // failures are collected, not reported: the test fails only when the
 // Repeat does, with one message at the caller's line that lists the
 // failing attempts and their first failure:
@@ -412,7 +421,7 @@ func (t *T) runAttempts(rep *Repetition, attempt func(et *T), cfg repeatConfig) 
 	results := make(chan Attempt)
 	started, running, errs := 0, 0, 0
 	decided := false
-	done := make([]Attempt, 0, rep.N)
+	var done []Attempt // not made to n: a Repeat may stop at its first attempt
 	for {
 		for !decided && running < cfg.concurrency && started < rep.N {
 			started++

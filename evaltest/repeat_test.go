@@ -117,6 +117,7 @@ func TestRepeatBadArguments(t *testing.T) {
 		want string
 	}{
 		{func(et *evaltest.T) { et.Repeat(0, never, evaltest.All()) }, "Repeat(0, All()): error: n is 0, want at least 1 attempt"},
+		{func(et *evaltest.T) { et.Repeat(evaltest.MaxRepeat+1, never, evaltest.All()) }, "Repeat(10001, All()): error: n is 10001, want at most 10000 attempts (MaxRepeat)"},
 		{func(et *evaltest.T) { et.Repeat(5, never, evaltest.PassRate(0)) }, "Repeat(5, PassRate(0.00)): error: PassRate(0.00): want a pass rate above 0 and at most 1"},
 		{func(et *evaltest.T) { et.Repeat(5, never, evaltest.PassRate(1.5)) }, "Repeat(5, PassRate(1.50)): error: PassRate(1.50): want a pass rate above 0 and at most 1"},
 		{func(et *evaltest.T) { et.Repeat(3, never, evaltest.AtLeast(4)) }, "Repeat(3, AtLeast(4)): error: AtLeast(4): want 1 to 3 attempts"},

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/evalkit-go/evalkit"
@@ -224,6 +225,12 @@ func (t *T) writeLine(l results.Line, tr *evalkit.Transcript) {
 		return
 	}
 	l.Test = testName(t.tb)
+	if l.Test == "" {
+		l.Test = unnamedTest // a stand-in TB, as an example's
+	}
+	writers.Lock()
+	writers.tests[l.Test] = true
+	writers.Unlock()
 	l.Case, l.Tags, l.Attempt = t.x.report.caseName, t.x.report.tags, t.x.index
 	l.Shard = shardLabel()
 	if tr != nil {
@@ -258,6 +265,39 @@ var writers struct {
 	sync.Mutex
 	m      map[string]*results.Writer
 	failed map[*results.Writer]bool
+	tests  map[string]bool // tests that wrote a line
+}
+
+// unnamedTest is the test of a results line written through a TB that
+// has no name: an example's stand-in.
+const unnamedTest = "(unnamed test)"
+
+// reportFailureWithoutChecks writes a line for a test that failed before
+// it ran any check (its agent returned an error, say), so the report does
+// not count only the tests that got as far as a check: a line of type
+// "test", status fail. A test that wrote a line, or whose subtests did,
+// is left alone. It runs as a cleanup of the test.
+func (t *T) reportFailureWithoutChecks() {
+	name := testName(t.tb)
+	if name == "" || !t.tb.Failed() {
+		return
+	}
+	w := t.resultsWriter()
+	if w == nil {
+		return
+	}
+	writers.Lock()
+	wrote := writers.tests[name]
+	for n := range writers.tests {
+		wrote = wrote || strings.HasPrefix(n, name+"/")
+	}
+	writers.tests[name] = true
+	writers.Unlock()
+	if wrote {
+		return
+	}
+	t.reportErr(w, w.Write(results.Line{Kind: results.KindCheck, Test: name, Check: "(the test)", Type: "test", Status: StatusFail.String(),
+		Message: "the test failed before it ran any check", Shard: shardLabel()}))
 }
 
 // resultsWriter returns the writer of the T's results file, or nil.
@@ -283,7 +323,7 @@ func (t *T) resultsWriter() *results.Writer {
 	writers.Lock()
 	defer writers.Unlock()
 	if writers.m == nil {
-		writers.m, writers.failed = map[string]*results.Writer{}, map[*results.Writer]bool{}
+		writers.m, writers.failed, writers.tests = map[string]*results.Writer{}, map[*results.Writer]bool{}, map[string]bool{}
 	}
 	w := writers.m[path]
 	if w == nil {
@@ -349,3 +389,10 @@ func testName(tb interface{ Name() string }) (name string) {
 
 // shardLabel is EVALKIT_SHARD, for results lines (see cases.go).
 func shardLabel() string { return os.Getenv("EVALKIT_SHARD") }
+
+// cleanup registers f with tb, if tb takes cleanups: a stand-in TB for an
+// example may not.
+func cleanup(tb testing.TB, f func()) {
+	defer func() { _ = recover() }()
+	tb.Cleanup(f)
+}

@@ -172,3 +172,70 @@ func TestResultsOfAReplayedPanel(t *testing.T) {
 	assert.InDelta(t, 0.7, *checks[1].Votes[1].Score, 1e-12)
 	assert.NotEmpty(t, checks[1].Votes[2].Error)
 }
+
+// cleanupTB is a fakeTB that takes cleanups, run by the test, and fails
+// on its first error; name is its test's name.
+type cleanupTB struct {
+	fakeTB
+	name     string
+	cleanups []func()
+}
+
+func (c *cleanupTB) Name() string     { return c.name }
+func (c *cleanupTB) Cleanup(f func()) { c.cleanups = append(c.cleanups, f) }
+func (c *cleanupTB) Failed() bool     { return len(c.errors) > 0 }
+func (c *cleanupTB) end() {
+	for i := len(c.cleanups) - 1; i >= 0; i-- {
+		c.cleanups[i]()
+	}
+}
+
+// A test that fails before any check (its agent returned an error) is in
+// the results as a failed line of type "test", once however many Ts it
+// made; a test that ran a check, a passing test and a parent whose
+// subtest wrote lines add none; a TB with no name writes "(unnamed test)".
+func TestResultsOfATestFailingBeforeAnyCheck(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	t.Setenv("EVALKIT_REPORT", path)
+
+	agentDown := &cleanupTB{name: "TestAgentDown"}
+	evaltest.New(agentDown)
+	evaltest.New(agentDown)
+	agentDown.Errorf("agent: connection refused")
+	agentDown.end()
+
+	checked := &cleanupTB{name: "TestChecked"}
+	evaltest.New(checked).Expect(chat("Your refund was issued.")).Contains("voucher")
+	checked.end()
+
+	passing := &cleanupTB{name: "TestPassing"}
+	evaltest.New(passing)
+	passing.end()
+
+	sub := &cleanupTB{name: "TestParent/case_1"}
+	evaltest.New(sub).Expect(chat("Your refund was issued.")).Contains("voucher")
+	sub.end()
+	parent := &cleanupTB{name: "TestParent"}
+	evaltest.New(parent)
+	parent.Errorf("a subtest failed")
+	parent.end()
+
+	unnamed := &cleanupTB{}
+	evaltest.New(unnamed).Expect(chat("Your refund was issued.")).Contains("refund")
+
+	var got []string
+	for _, l := range readLines(t, path) {
+		if l.Kind == "check" {
+			got = append(got, strings.Join([]string{l.Test, l.Type, l.Status, l.Check}, " | "))
+		}
+		if l.Type == "test" {
+			assert.Equal(t, "the test failed before it ran any check", l.Message)
+		}
+	}
+	assert.Equal(t, []string{
+		"TestAgentDown | test | fail | (the test)",
+		`TestChecked | contains | fail | Contains("voucher")`,
+		`TestParent/case_1 | contains | fail | Contains("voucher")`,
+		`(unnamed test) | contains | pass | Contains("refund")`,
+	}, got)
+}

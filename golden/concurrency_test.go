@@ -3,6 +3,11 @@ package golden_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 
@@ -52,4 +57,73 @@ func TestGoldenConcurrentRecording(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, f.Entries, 2*keys)
 	assert.NoError(t, golden.Verify(path))
+}
+
+// Two processes recording one file — two test binaries of one go test
+// run — each read, merge and write it under its lock: nothing is lost.
+func TestGoldenTwoProcessesRecordOneFile(t *testing.T) {
+	if os.Getenv("GOLDEN_LOCK_CHILD") != "" {
+		t.Skip("the parent's test")
+	}
+	for _, kind := range []string{"judge", "http"} {
+		t.Run(kind, func(t *testing.T) {
+			path := recordingPath(t)
+			if kind == "http" {
+				path = httpPath(t)
+			}
+			var wg sync.WaitGroup
+			for _, who := range []string{"A", "B"} {
+				wg.Go(func() {
+					cmd := exec.Command(os.Args[0], "-test.run=^TestGoldenLockChild$", "-test.count=1")
+					cmd.Env = append(os.Environ(), "GOLDEN_LOCK_CHILD="+kind, "GOLDEN_LOCK_PATH="+path, "GOLDEN_LOCK_WHO="+who)
+					out, err := cmd.CombinedOutput()
+					assert.NoError(t, err, "%s: %s", who, out)
+				})
+			}
+			wg.Wait()
+			if kind == "judge" {
+				f, err := golden.Load(path)
+				require.NoError(t, err)
+				assert.Equal(t, 200, len(f.Entries), "entries on disk")
+			} else {
+				f, err := golden.LoadHTTP(path)
+				require.NoError(t, err)
+				assert.Equal(t, 200, len(f.Interactions), "interactions on disk")
+			}
+			assert.NoError(t, golden.Verify(path))
+			assert.NoFileExists(t, path+".lock", "the lock file is removed once done")
+		})
+	}
+}
+
+// TestGoldenLockChild is one of TestGoldenTwoProcessesRecordOneFile's
+// processes: it records 100 entries, saving after each, as 100 tests do.
+func TestGoldenLockChild(t *testing.T) {
+	kind, path, who := os.Getenv("GOLDEN_LOCK_CHILD"), os.Getenv("GOLDEN_LOCK_PATH"), os.Getenv("GOLDEN_LOCK_WHO")
+	if kind == "" {
+		t.Skip("run by TestGoldenTwoProcessesRecordOneFile")
+	}
+	live := rtFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/plain"}}, Body: io.NopCloser(strings.NewReader("ok"))}, nil
+	})
+	for i := range 100 {
+		if kind == "judge" {
+			r, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+			require.NoError(t, err)
+			req := refundRequest()
+			req.Criteria = fmt.Sprintf("%s-%d", who, i)
+			_, err = r.Judge(context.Background(), req)
+			require.NoError(t, err)
+			require.NoError(t, r.Save())
+			continue
+		}
+		tr, err := golden.NewTransport(path, live, golden.WithMode(golden.ModeRecord))
+		require.NoError(t, err)
+		req, err := http.NewRequest(http.MethodPost, "http://fake/v1/chat", strings.NewReader(fmt.Sprintf(`{"who": %q, "i": %d}`, who, i)))
+		require.NoError(t, err)
+		resp, err := tr.RoundTrip(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.NoError(t, tr.Save())
+	}
 }

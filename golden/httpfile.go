@@ -66,24 +66,29 @@ type HTTPRequest struct {
 	// are not kept, so a recording made against a local fake server
 	// replays for the real API's base URL, and the other way round.
 	Path string `json:"path"`
-	// Query is the URL's query; the values of parameters whose names
-	// hold a credential ("key", "api-key", "token", ...) are
-	// "[redacted]".
+	// Query is the URL's query; the values of parameters named as
+	// credentials ("key", "api-key", "token", "access_token", "sig",
+	// "X-Amz-Signature", ...: see internal/secret.Param) are
+	// "[redacted]", and key-shaped strings in any other are.
 	Query url.Values `json:"query,omitempty"`
 	// Body is a JSON body as canonical JSON (object keys sorted),
 	// credential fields and key-shaped strings redacted.
 	Body json.RawMessage `json:"body,omitempty"`
 	// BodyText is a body that is not JSON, as text.
 	BodyText string `json:"body_text,omitempty"`
-	// BodyBase64 is a body that is not UTF-8 text.
+	// BodyBase64 is a body that is not UTF-8 text, credential shapes
+	// redacted. A compressed body (Content-Encoding gzip or deflate) is
+	// kept decoded, as JSON or text.
 	BodyBase64 []byte `json:"body_base64,omitempty"`
 }
 
 // HTTPResponse is a recorded response. Of its header only Content-Type,
-// Content-Encoding, Retry-After, Retry-After-Ms and X-Should-Retry are
-// kept: what clients act on. Dates, request ids, rate-limit counters and
-// cookies are not, so re-recording does not churn and nothing secret is
-// written.
+// Retry-After, Retry-After-Ms and X-Should-Retry are kept: what clients
+// act on. Dates, request ids, rate-limit counters and cookies are not, so
+// re-recording does not churn and nothing secret is written; nor is
+// Content-Encoding, since a compressed body is recorded decoded (a
+// recording made before that, with a Content-Encoding header and its body
+// in body_base64, replays as it was recorded).
 type HTTPResponse struct {
 	// Status is the status code: 200, 429, ...
 	Status int `json:"status"`
@@ -94,7 +99,8 @@ type HTTPResponse struct {
 	Body json.RawMessage `json:"body,omitempty"`
 	// BodyText is a body that is neither JSON nor an event stream.
 	BodyText string `json:"body_text,omitempty"`
-	// BodyBase64 is a body that is not UTF-8 text (a compressed one).
+	// BodyBase64 is a body that is not UTF-8 text, credential shapes
+	// redacted. A compressed body is kept decoded, in Body or BodyText.
 	BodyBase64 []byte `json:"body_base64,omitempty"`
 	// Events is a server-sent event stream (Content-Type
 	// text/event-stream), one element per event, in order: replay sends

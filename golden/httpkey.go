@@ -38,7 +38,7 @@ func keyHTTPRequest(method string, u *url.URL, body []byte, clean func(string) s
 		}
 		for _, v := range vs {
 			switch {
-			case secret.Name(name) && v != "":
+			case secret.Param(name) && v != "":
 				v = secret.Redacted
 			default:
 				v = clean(v)
@@ -49,7 +49,7 @@ func keyHTTPRequest(method string, u *url.URL, body []byte, clean func(string) s
 	switch {
 	case len(body) == 0:
 	case !utf8.Valid(body):
-		w.BodyBase64 = bytes.Clone(body)
+		w.BodyBase64 = []byte(clean(string(body)))
 	case json.Valid(body):
 		tree, err := decodeJSON(body)
 		if err != nil {
@@ -71,7 +71,8 @@ func keyHTTPRequest(method string, u *url.URL, body []byte, clean func(string) s
 }
 
 // keyTree is what a written request keys by: its method, its path, its
-// query without credential parameters, and its body — a JSON body without
+// query without credential parameters (secret.Param: "key", "api-key",
+// "sig", not "max_tokens" or "keyword"), and its body — a JSON body without
 // credential fields and ignored fields, its numbers in their shortest
 // form. A recorded request's tree is made the same way, so the two
 // compare field by field.
@@ -79,7 +80,7 @@ func keyTree(w HTTPRequest, ignore [][]string) (map[string]any, error) {
 	t := map[string]any{"method": w.Method, "path": w.Path}
 	q := map[string]any{}
 	for name, vs := range w.Query {
-		if secret.Name(name) {
+		if secret.Param(name) {
 			continue
 		}
 		list := make([]any, len(vs))

@@ -180,7 +180,8 @@ func plain(v any) (any, error) {
 }
 
 // shortNumbers writes every number in its shortest form: an integer as
-// digits (no sign on zero), any other as the shortest float64 text.
+// digits (no sign on zero; one past int64 as written, so two such integers
+// never key alike), any other as the shortest float64 text.
 func shortNumbers(v any) any {
 	switch v := v.(type) {
 	case json.Number:
@@ -202,6 +203,7 @@ func shortNumber(s string) string {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return strconv.FormatInt(n, 10)
 		}
+		return s // JSON's integers have no leading zeros: its digits are its shortest form
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) {

@@ -148,3 +148,19 @@ func TestGoldenKeyErrors(t *testing.T) {
 	_, err = golden.Key(evalkit.Identity{Provider: "p", Settings: map[string]any{"f": func() {}}}, refundRequest())
 	assert.ErrorContains(t, err, "golden: the judge's Identity does not encode as JSON")
 }
+
+// Integers past int64 key by their digits: two that one float64 holds
+// alike (an order id, a seed) are two requests; a number and the same
+// number written otherwise are one.
+func TestGoldenKeyBigIntegers(t *testing.T) {
+	key := func(seed json.Number) string {
+		k, err := golden.Key(evalkit.Identity{Provider: "p", Settings: map[string]any{"seed": seed}}, evalkit.JudgeRequest{Criteria: "c", Content: "d"})
+		require.NoError(t, err)
+		return k
+	}
+	assert.NotEqual(t, key("12345678901234567890123"), key("12345678901234567890124"))
+	assert.NotEqual(t, key("-9223372036854775809"), key("-9223372036854775810"))
+	assert.Equal(t, key("100"), key("1e2"))
+	assert.Equal(t, key("1"), key("1.0"))
+	assert.Equal(t, key("0"), key("-0"))
+}

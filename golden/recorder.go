@@ -459,7 +459,13 @@ func (r *Recorder) MarkPartial() {
 //   - ModeReplay, ModeLive: never.
 //
 // The write is atomic (see WriteFile), and the same entries write the same
-// bytes. With WithUsageLog, every mode but ModeLive then writes the usage
+// bytes. Reading, merging and writing hold an advisory lock, the file
+// PATH.lock beside the recording (removed when done), so two processes
+// recording one file lose nothing: flock(2) on Linux, macOS and the BSDs;
+// elsewhere, Windows included, the lock file's exclusive creation, one
+// older than a minute taken for a dead process's. Save waits up to two
+// minutes for another process's lock, then returns an error naming it.
+// With WithUsageLog, every mode but ModeLive then writes the usage
 // log. Save may be called again; it writes only what changed since. A
 // file on disk that no longer reads as a recording is an error, and is not
 // overwritten.
@@ -481,13 +487,20 @@ func (r *Recorder) Save() error {
 	return nil
 }
 
+// write writes the recording when its mode and what happened say so (see
+// Save), holding its lock.
 func (st *store) write() error {
+	switch {
+	case st.mode == ModeRecord && st.dirty, st.mode == ModeRefresh && len(st.fresh) > 0:
+		return withFileLock(st.path, st.writeLocked)
+	}
+	return nil
+}
+
+func (st *store) writeLocked() error {
 	var entries []Entry
 	switch st.mode {
 	case ModeRecord:
-		if !st.dirty {
-			return nil
-		}
 		onDisk, err := readFile(st.path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -508,14 +521,9 @@ func (st *store) write() error {
 			entries = append(entries, e)
 		}
 	case ModeRefresh:
-		if len(st.fresh) == 0 {
-			return nil
-		}
 		for k := range st.fresh {
 			entries = append(entries, st.entries[k])
 		}
-	default:
-		return nil
 	}
 	data, err := (&File{Version: Version, Entries: entries}).Marshal()
 	if err != nil {

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -30,7 +33,9 @@ import (
 // without credential fields and the fields WithIgnoreFields names. Never
 // the scheme and host (a recording made against a local fake replays for
 // the real API), never a header (Authorization, api-key and x-api-key
-// included), never a credential query parameter, so rotating a key
+// included), never a credential query parameter ("key", "api-key",
+// "sig", ...: a name naming a credential, as a body field's does; a query
+// such as max_tokens=5 or keyword=refund keys), so rotating a key
 // replays. Identical requests are counted: the first replays the first
 // response recorded for its key, the second the second, and so on
 // (Interaction.Occurrence).
@@ -42,10 +47,19 @@ import (
 //
 // Nothing that looks like a credential is written: no request header, no
 // credential query value, no credential body field, no key-shaped string
-// (see WithRedact for a user's own patterns); of a response's header only
-// what clients act on (see HTTPResponse). In record and refresh mode the
-// client gets a response as it will replay: redacted, with the kept
-// header only.
+// (see WithRedact for a user's own patterns), in text or in bytes that are
+// not UTF-8; of a response's header only what clients act on (see
+// HTTPResponse). In record and refresh mode the client gets a response as
+// it will replay: redacted, with the kept header only.
+//
+// A body sent or received with Content-Encoding gzip or deflate is
+// decoded before it is redacted, keyed and written, so a recording holds
+// it as plain JSON or text, and a request keys alike compressed or not.
+// Its response replays decoded, with no Content-Encoding header, in every
+// mode: a client that asked for gzip itself (an Accept-Encoding header)
+// reads it as plain, as it reads any response without Content-Encoding.
+// A body in another coding (br, zstd, ...) cannot be redacted, so it is
+// an error, and nothing of it is recorded.
 //
 // A Transport is safe for concurrent use. Transports on one file in one
 // mode share its recording within a process: parallel tests lose nothing,
@@ -59,6 +73,8 @@ type Transport struct {
 	mu     sync.Mutex
 	seen   map[string]int // key → identical requests sent so far
 	misses []*NotRecordedError
+	open   map[*streamBody]string // live streams not yet ended → their request
+	cut    []error                // live streams the client left before their end
 }
 
 // httpStore is one HTTP recording in memory, shared by the Transports on
@@ -225,7 +241,8 @@ func (t *Transport) Misses() []*NotRecordedError {
 //
 // Concurrent identical requests with the same occurrence make one live
 // request. A response is recorded once it is read to its end (a body
-// closed early is read to its end first); a live error, or a body that
+// closed early is read to its end first, for at most StreamDrain, after
+// which it is cut, not recorded, and Save says so); a live error, or a body that
 // ends in one, records nothing and is returned as it is, and the request
 // is not counted. A request whose context is done is an error before
 // anything else.
@@ -241,7 +258,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if st.mode == ModeLive {
 		return t.live.RoundTrip(withBody(req, body))
 	}
-	kr, err := keyHTTPRequest(req.Method, req.URL, body, t.clean, t.ignore)
+	plainBody := body
+	codings, err := contentCodings(req.Header)
+	if err == nil && len(codings) > 0 {
+		plainBody, err = decodeBody(codings, body)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("golden: the body of %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	kr, err := keyHTTPRequest(req.Method, req.URL, plainBody, t.clean, t.ignore)
 	if err != nil {
 		return nil, err
 	}
@@ -291,12 +316,38 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		t.finish(kr.key, n, c, Interaction{}, err)
 		return nil, err
 	}
+	codings, err := contentCodings(resp.Header)
+	if err != nil {
+		resp.Body.Close()
+		err = fmt.Errorf("golden: the live response to %s %s: %w", req.Method, req.URL.Path, err)
+		t.finish(kr.key, n, c, Interaction{}, err)
+		return nil, err
+	}
 	in := Interaction{Key: kr.key, Occurrence: n, Request: kr.written, Response: HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}}
 	if isEventStream(resp.Header) {
 		in.Response.Events = []Event{}
 		out := in.response(req)
-		sb := &streamBody{src: resp.Body, clean: t.clean, in: in}
-		sb.done = func(in Interaction, err error) { t.finish(kr.key, n, c, in, err) }
+		src := resp.Body
+		if len(codings) > 0 {
+			src = &decodedStream{src: src, codings: codings}
+		}
+		sb := &streamBody{src: src, clean: t.clean, in: in}
+		what := req.Method + " " + req.URL.Path
+		t.mu.Lock()
+		if t.open == nil {
+			t.open = map[*streamBody]string{}
+		}
+		t.open[sb] = what
+		t.mu.Unlock()
+		sb.done = func(in Interaction, err error) {
+			t.mu.Lock()
+			delete(t.open, sb)
+			if sb.cut.Load() {
+				t.cut = append(t.cut, fmt.Errorf("golden: the streamed response to %s was closed by the client before its end and did not end within %v: not recorded (read the stream to its end)", what, StreamDrain))
+			}
+			t.mu.Unlock()
+			t.finish(kr.key, n, c, in, err)
+		}
 		out.Body = sb
 		return out, nil
 	}
@@ -307,7 +358,14 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		t.finish(kr.key, n, c, Interaction{}, err)
 		return nil, err
 	}
-	if err := t.fillBody(&in.Response, resp.Header, data); err != nil {
+	if len(codings) > 0 {
+		if data, err = decodeBody(codings, data); err != nil {
+			err = fmt.Errorf("golden: the live response to %s %s: %w", req.Method, req.URL.Path, err)
+			t.finish(kr.key, n, c, Interaction{}, err)
+			return nil, err
+		}
+	}
+	if err := t.fillBody(&in.Response, data); err != nil {
 		t.finish(kr.key, n, c, Interaction{}, err)
 		return nil, err
 	}
@@ -347,15 +405,13 @@ func (t *Transport) finish(key string, n int, c *httpCall, in Interaction, err e
 	return in
 }
 
-// fillBody sets a recorded response's body from the bytes received:
-// JSON, text or base64.
-func (t *Transport) fillBody(r *HTTPResponse, h http.Header, data []byte) error {
+// fillBody sets a recorded response's body from the bytes received,
+// decoded: JSON, text or (bytes that are not UTF-8) base64, each redacted.
+func (t *Transport) fillBody(r *HTTPResponse, data []byte) error {
 	switch {
 	case len(data) == 0:
-	case h.Get("Content-Encoding") != "" && h.Get("Content-Encoding") != "identity":
-		r.BodyBase64 = data
 	case !utf8.Valid(data):
-		r.BodyBase64 = data
+		r.BodyBase64 = []byte(t.clean(string(data)))
 	case json.Valid(data):
 		clean, err := cleanJSON(data, t.clean)
 		if err != nil {
@@ -426,15 +482,34 @@ func (t *Transport) MarkPartial() {
 // this process's; in ModeRefresh, exactly the interactions the live API
 // answered, when they differ from the file; in ModeReplay and ModeLive,
 // never. The write is atomic, and the same interactions write the same
-// bytes. With WithUsageLog, every mode but ModeLive then writes the usage
+// bytes; reading, merging and writing hold the recording's lock, as
+// Recorder.Save's do, so two processes recording one file lose nothing. With WithUsageLog, every mode but ModeLive then writes the usage
 // log. Save may be called again, from any Transport on the file; it
 // writes only what changed since. A file on disk that no longer reads as
 // a recording is an error, and is not overwritten.
+//
+// A live stream of this Transport that was neither read to its end nor
+// closed, or that was cut (see RoundTrip), is not recorded, and Save
+// returns an error naming its request, after writing the rest.
 func (t *Transport) Save() error {
 	st := t.st
 	if st.mode == ModeLive {
 		return nil
 	}
+	if err := t.save(); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	errs := slices.Clone(t.cut)
+	for _, what := range slices.Sorted(maps.Values(t.open)) {
+		errs = append(errs, fmt.Errorf("golden: the streamed response to %s was neither read to its end nor closed: not recorded", what))
+	}
+	return errors.Join(errs...)
+}
+
+func (t *Transport) save() error {
+	st := t.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if err := st.write(); err != nil {
@@ -446,13 +521,20 @@ func (t *Transport) Save() error {
 	return nil
 }
 
+// write writes the recording when its mode and what happened say so (see
+// Save), holding its lock.
 func (st *httpStore) write() error {
+	switch {
+	case st.mode == ModeRecord && st.dirty, st.mode == ModeRefresh && len(st.fresh) > 0:
+		return withFileLock(st.path, st.writeLocked)
+	}
+	return nil
+}
+
+func (st *httpStore) writeLocked() error {
 	var list []Interaction
 	switch st.mode {
 	case ModeRecord:
-		if !st.dirty {
-			return nil
-		}
 		onDisk, err := readFile(st.path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -473,14 +555,9 @@ func (st *httpStore) write() error {
 			list = append(list, in)
 		}
 	case ModeRefresh:
-		if len(st.fresh) == 0 {
-			return nil
-		}
 		for id := range st.fresh {
 			list = append(list, st.entries[id])
 		}
-	default:
-		return nil
 	}
 	data, err := (&HTTPFile{Version: Version, Interactions: list}).Marshal()
 	if err != nil {
@@ -536,8 +613,9 @@ func roundTripLive(live http.RoundTripper, req *http.Request) (resp *http.Respon
 	return resp, err
 }
 
-// keptHeaders are the response header fields a recording keeps.
-var keptHeaders = []string{"Content-Type", "Content-Encoding", "Retry-After", "Retry-After-Ms", "X-Should-Retry"}
+// keptHeaders are the response header fields a recording keeps. Not
+// Content-Encoding: a body is recorded decoded.
+var keptHeaders = []string{"Content-Type", "Retry-After", "Retry-After-Ms", "X-Should-Retry"}
 
 func keptHeader(h http.Header) http.Header {
 	var out http.Header
@@ -626,7 +704,8 @@ type streamBody struct {
 	out      []byte // redacted, not yet read by the client
 	srcErr   error  // the live stream's read error, io.EOF at its end
 	finished bool
-	err      error // what Read returns once out is drained
+	err      error       // what Read returns once out is drained
+	cut      atomic.Bool // Close stopped waiting for the stream's end
 }
 
 func (s *streamBody) Read(p []byte) (int, error) {
@@ -694,9 +773,20 @@ func (s *streamBody) end(err error) {
 	s.done(s.in, nil)
 }
 
-// Close reads what is left of the live stream, so a client that stops
-// early still leaves a whole recording, then closes it.
+// StreamDrain is how long closing a live stream before its end waits for
+// the rest of it, so that a client that stops reading early (at a
+// "[DONE]" event, say) still leaves a whole recording. A stream that goes
+// on longer is cut: closed, and not recorded.
+const StreamDrain = 5 * time.Second
+
+// Close reads what is left of the live stream, for at most StreamDrain,
+// then closes it.
 func (s *streamBody) Close() error {
+	drain := time.AfterFunc(StreamDrain, func() {
+		s.cut.Store(true)
+		s.src.Close() // ends a Read blocked in fill
+	})
+	defer drain.Stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for !s.finished {
@@ -725,7 +815,7 @@ func cutEvent(buf []byte) (event, rest []byte, ok bool) {
 // text redacted by clean.
 func parseEvent(raw []byte, clean func(string) string) Event {
 	if !utf8.Valid(raw) {
-		return Event{RawBase64: bytes.Clone(raw)}
+		return Event{RawBase64: []byte(clean(string(raw)))}
 	}
 	text, ok := strings.CutSuffix(string(raw), "\n\n")
 	if ok && !strings.ContainsAny(text, "\r") {

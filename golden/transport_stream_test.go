@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -245,3 +247,45 @@ func TestTransportStreamClosedEarly(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection reset by peer") }
+
+// A stream that never ends — a server sending keep-alive pings forever —
+// does not hang a client that closes it early: Close waits StreamDrain,
+// cuts it, records nothing, and Save says so. A stream left unread and
+// unclosed is not recorded either, and Save names it.
+func TestTransportStreamThatNeverEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		endless := rtFunc(func(r *http.Request) (*http.Response, error) {
+			pr, pw := io.Pipe()
+			go func() {
+				io.WriteString(pw, openaiStream[0])
+				for {
+					time.Sleep(time.Second)
+					if _, err := io.WriteString(pw, ": ping\n\n"); err != nil {
+						return
+					}
+				}
+			}()
+			return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: pr}, nil
+		})
+		path := httpPath(t)
+		rec, err := golden.NewTransport(path, endless, golden.WithMode(golden.ModeRecord))
+		require.NoError(t, err)
+		resp, err := rec.RoundTrip(streamRequest(t, "http://fake/v1/chat/completions", `{"stream": true}`))
+		require.NoError(t, err)
+		first := make([]byte, 10)
+		_, err = io.ReadFull(resp.Body, first)
+		require.NoError(t, err)
+		start := time.Now()
+		require.NoError(t, resp.Body.Close())
+		assert.Equal(t, golden.StreamDrain, time.Since(start), "Close waits StreamDrain, then cuts")
+
+		unread, err := rec.RoundTrip(streamRequest(t, "http://fake/v1/responses", `{"stream": true}`))
+		require.NoError(t, err)
+		assert.EqualError(t, rec.Save(), "golden: the streamed response to POST /v1/chat/completions was closed by the client before its end and did not end within 5s: not recorded (read the stream to its end)\n"+
+			"golden: the streamed response to POST /v1/responses was neither read to its end nor closed: not recorded")
+		_, err = golden.LoadHTTP(path)
+		assert.ErrorIs(t, err, fs.ErrNotExist, "nothing recorded")
+		unread.Body.Close()
+		time.Sleep(2 * time.Second) // the servers' next pings fail, and they return
+	})
+}

@@ -352,3 +352,63 @@ func TestTransportPrune(t *testing.T) {
 	assert.Len(t, f.Interactions, 1)
 	assert.NoError(t, golden.Verify(path))
 }
+
+// A query keys by every parameter that names no credential: a recording
+// made with max_tokens=5 does not replay for max_tokens=500, nor one for
+// keyword=refund for keyword=cancel; a rotated key, signature or token
+// replays.
+func TestTransportQueryKeys(t *testing.T) {
+	live := rtFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/plain"}}, Body: io.NopCloser(strings.NewReader("ok"))}, nil
+	})
+	const recorded = "/v1/search?max_tokens=5&keyword=refund&author=jane&sort_key=a&page_token=p1&api-version=1" +
+		"&key=AIzaSyA-0123456789abcdefghijklmnopqrstu&sig=sv2024abcdef0123&X-Amz-Signature=0123456789abcdef&access_token=tok0123456789"
+	path := httpPath(t)
+	rec, err := golden.NewTransport(path, live, golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	send := func(tr http.RoundTripper, query string) error {
+		req, err := http.NewRequest(http.MethodGet, "http://fake"+query, nil)
+		require.NoError(t, err)
+		resp, err := tr.RoundTrip(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	require.NoError(t, send(rec, recorded))
+	require.NoError(t, rec.Save())
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, secret := range []string{"AIzaSyA", "sv2024abcdef", "0123456789abcdef", "tok0123456789"} {
+		assert.NotContains(t, string(data), secret)
+	}
+	assert.Regexp(t, `"max_tokens": \[\s*"5"\s*\]`, string(data), "a query parameter that names no credential is written")
+
+	for _, tc := range []struct {
+		name, query string
+		hit         bool
+	}{
+		{"the same", recorded, true},
+		{"rotated credentials", "/v1/search?max_tokens=5&keyword=refund&author=jane&sort_key=a&page_token=p1&api-version=1" +
+			"&key=AIzaSyB-9999999999abcdefghijklmnopqrstu&sig=sv2025zzzzzz9999&X-Amz-Signature=ffffffffffffffff&access_token=tok9999999999", true},
+		{"parameters reordered", "/v1/search?access_token=tok0123456789&api-version=1&page_token=p1&sort_key=a&author=jane&keyword=refund&max_tokens=5" +
+			"&key=AIzaSyA-0123456789abcdefghijklmnopqrstu&sig=sv2024abcdef0123&X-Amz-Signature=0123456789abcdef", true},
+		{"max_tokens", strings.Replace(recorded, "max_tokens=5", "max_tokens=500", 1), false},
+		{"keyword", strings.Replace(recorded, "keyword=refund", "keyword=cancel", 1), false},
+		{"author", strings.Replace(recorded, "author=jane", "author=joe", 1), false},
+		{"sort_key", strings.Replace(recorded, "sort_key=a", "sort_key=b", 1), false},
+		{"page_token", strings.Replace(recorded, "page_token=p1", "page_token=p2", 1), false},
+		{"api-version", strings.Replace(recorded, "api-version=1", "api-version=2", 1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			replay, err := golden.NewTransport(path, neverLive(t))
+			require.NoError(t, err)
+			err = send(replay, tc.query)
+			if tc.hit {
+				assert.NoError(t, err)
+			} else {
+				assert.ErrorIs(t, err, golden.ErrNotRecorded)
+			}
+		})
+	}
+}

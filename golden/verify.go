@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"net/http"
 	"strings"
 
 	"github.com/evalkit-go/evalkit/internal/secret"
@@ -42,7 +43,9 @@ func (e *VerifyError) Error() string {
 // the same way: it reads as one, its interactions are sorted by key and
 // occurrence, its bytes are Marshal's, each interaction has a recording
 // date and a response that is one body or one event stream, and nothing
-// in it looks like a credential.
+// in it looks like a credential — bodies and events held as base64
+// included, read as they are and, when compressed (gzip or deflate),
+// decoded.
 func Verify(path string) error {
 	data, err := readFile(path)
 	if err != nil {
@@ -110,6 +113,39 @@ func scanSecrets(e *VerifyError, data []byte) []byte {
 	return text
 }
 
+// scanBytes adds a problem for every credential-shaped string in bytes a
+// recording holds as base64, which the scan of its lines cannot read:
+// as they are, and decoded when they are compressed (by the
+// Content-Encoding of h, or gzip's magic number).
+func scanBytes(e *VerifyError, what string, data []byte, h http.Header) {
+	if len(data) == 0 {
+		return
+	}
+	report := func(what string, data []byte) {
+		for _, f := range secret.Find(string(data)) {
+			e.add("%s: looks like %s: %s", what, f.Kind, f.Masked)
+		}
+	}
+	report(what, data)
+	codings, err := contentCodings(h)
+	if err != nil {
+		e.add("%s: %v", what, err)
+		return
+	}
+	if len(codings) == 0 && bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		codings = []string{"gzip"}
+	}
+	if len(codings) == 0 {
+		return
+	}
+	plain, err := decodeBody(codings, data)
+	if err != nil {
+		e.add("%s: %v", what, err)
+		return
+	}
+	report(what+" ("+strings.Join(codings, ", ")+"-decoded)", plain)
+}
+
 func verifyHTTP(e *VerifyError, path string, data, text []byte) {
 	f, err := DecodeHTTP(path, data)
 	if err != nil {
@@ -138,6 +174,11 @@ func verifyHTTP(e *VerifyError, path string, data, text []byte) {
 		}
 		if bodies > 1 {
 			e.add("%s: the response has more than one of body, body_text, body_base64 and events", where)
+		}
+		scanBytes(e, where+": the request's body_base64", in.Request.BodyBase64, nil)
+		scanBytes(e, where+": the response's body_base64", r.BodyBase64, r.Header)
+		for k, ev := range r.Events {
+			scanBytes(e, fmt.Sprintf("%s: event %d's raw_base64", where, k+1), ev.RawBase64, nil)
 		}
 	}
 	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {

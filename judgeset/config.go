@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/evalkit-go/evalkit/internal/secret"
+	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 )
 
 // Load reads the judge set in the config file at path, YAML or JSON (by
@@ -46,8 +47,10 @@ import (
 //	testdata/judges.yaml:7: judges.strict.settings.temperatur: unknown openai setting (did you mean "temperature"?)
 //	testdata/judges.yaml:9: judges.strict.api_key: a credential never goes in a judge set: name its environment variable with api_key_env
 //
-// — as a *ConfigError. No judge is built, and no key read, until Lookup
-// asks for it.
+// — as a *ConfigError. A key given twice in any mapping, and aliases that
+// expand the file beyond yamlcheck.MaxAliasNodes (1,000,000) nodes, are
+// problems too (then nothing else of the file is read). No judge is
+// built, and no key read, until Lookup asks for it.
 func Load(path string, opts ...Option) (*Set, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -84,6 +87,15 @@ func Parse(name string, data []byte, opts ...Option) (*Set, error) {
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return nil, &ConfigError{Problems: []string{fmt.Sprintf("%s:%d: a judge set is one document", name, extra.Line)}}
+	}
+	if ps := yamlcheck.Check(&doc, ""); len(ps) > 0 {
+		// A key given twice or an alias bomb: what the file means is not
+		// clear, so nothing of it is read.
+		problems := make([]string, len(ps))
+		for i, pr := range ps {
+			problems[i] = fmt.Sprintf("%s:%d: %s", name, pr.Line, pr.Msg)
+		}
+		return nil, &ConfigError{Problems: problems}
 	}
 	specs, def := p.document(&doc)
 	if len(specs) == 0 && len(p.problems) > 0 {
@@ -154,25 +166,19 @@ func resolve(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// fields walks mapping n's fields at path, each once, calling f with its
-// key, value and path.
+// fields walks mapping n's fields at path, calling f with its key, value
+// and path. Each is there once: yamlcheck.Check saw to it.
 func (p *parser) fields(n *yaml.Node, path, what string, f func(k, v *yaml.Node, at string)) {
 	if n.Kind != yaml.MappingNode {
 		p.problem(n, path, "want %s, got %s", what, kindName(n))
 		return
 	}
-	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
 		at := k.Value
 		if path != "" {
 			at = path + "." + k.Value
 		}
-		if seen[k.Value] {
-			p.problem(k, at, "given twice")
-			continue
-		}
-		seen[k.Value] = true
 		p.lines[at] = k.Line
 		f(k, v, at)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -157,7 +158,7 @@ func TestConfigProblems(t *testing.T) {
 		{"nojudges.yaml", "default: strict\n", `judgeset: nojudges.yaml:1: no "judges": want a mapping of judges by name`},
 		{"syntax.yaml", "judges: {strict: [}\n", `judgeset: syntax.yaml: did not find expected node content`},
 		{"syntax.json", "{\"judges\": {,}}", `judgeset: syntax.json:1: invalid character ',' looking for beginning of object key string`},
-		{"twice.yaml", "judges:\n  a: {provider: openai}\n  a: {provider: openai}\n", `judgeset: twice.yaml:3: judges.a: given twice`},
+		{"twice.yaml", "judges:\n  a: {provider: openai}\n  a: {provider: openai}\n", `judgeset: twice.yaml:3: judges: field "a" is given twice (first at line 2)`},
 		{"two.yaml", "judges: {a: {provider: openai}}\n---\njudges: {}\n", `judgeset: two.yaml:2: a judge set is one document`},
 	} {
 		_, err := judgeset.Parse(c.name, []byte(c.data))
@@ -300,4 +301,32 @@ func TestAnthropicOnTheWire(t *testing.T) {
 	assert.Equal(t, "/v1/messages", got.Path)
 	assert.JSONEq(t, `{"model": "claude-sonnet-4-5", "temperature": 0, "max_tokens": 512}`, pick(t, got.Body, "model", "temperature", "max_tokens"))
 	require.NoError(t, srv.Err())
+}
+
+// Aliases that expand a config into millions of nodes are an error naming
+// the alias, before the judges are read; a key given twice anywhere is a
+// problem with its line and field.
+func TestParseAliasBombAndKeysGivenTwice(t *testing.T) {
+	var bomb strings.Builder
+	bomb.WriteString("anchors:\n  v: &v {model: m}\n  vs: &vs\n")
+	for i := range 2000 {
+		fmt.Fprintf(&bomb, "    v%d: *v\n", i)
+	}
+	bomb.WriteString("  j: &j {provider: openai, model: m, variants: *vs}\njudges:\n")
+	for i := range 2000 {
+		fmt.Fprintf(&bomb, "  j%d: *j\n", i)
+	}
+	for _, c := range []struct{ name, data, want string }{
+		{"bomb.yaml", bomb.String(), "judgeset: bomb.yaml:2104: judges.j98: the alias *j makes the file more than 1000000 YAML nodes, " +
+			"each use of an alias counted with all it stands for: use fewer aliases, or write the values out"},
+		{"setting.yaml", "judges:\n  a:\n    provider: openai\n    settings: {temperature: 0, temperature: 1}\n",
+			`judgeset: setting.yaml:4: judges.a.settings: field "temperature" is given twice (first at line 4)`},
+		{"variant.yaml", "judges:\n  a:\n    provider: openai\n    variants:\n      v: {model: x, model: y}\n",
+			`judgeset: variant.yaml:5: judges.a.variants.v: field "model" is given twice (first at line 5)`},
+		{"default.json", `{"default": "a", "default": "b", "judges": {"a": {"provider": "openai"}}}`,
+			`judgeset: default.json:1: field "default" is given twice (first at line 1)`},
+	} {
+		_, err := judgeset.Parse(c.name, []byte(c.data))
+		assert.EqualError(t, err, c.want, c.name)
+	}
 }

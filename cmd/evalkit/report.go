@@ -304,12 +304,16 @@ func summarize(title string, files []string, lines []results.Line) summary {
 			h.Counts[min(max(bin, 0), 9)]++
 			h.N++
 		}
-		if l.Type == "repeat" && l.Attempts > 0 {
+		if l.Type == "repeat" && l.Attempts > 0 && l.Passed >= 0 && l.Passed <= l.Attempts {
 			rr := repeatRow{Test: l.Test, Check: l.Check, Status: l.Status, Attempts: l.Attempts, Passed: l.Passed, Need: l.Need}
 			var hat, at []string
-			for k := 1; k <= l.Attempts; k *= 2 {
-				h, _ := evalkit.PassHatK(l.Attempts, l.Passed, k)
+			for k := 1; k <= l.Attempts && k > 0; k *= 2 { // k > 0: no overflow past a file's huge count
+				h, err := evalkit.PassHatK(l.Attempts, l.Passed, k)
 				a, _ := evalkit.PassAtK(l.Attempts, l.Passed, k)
+				if err != nil {
+					hat, at = []string{"–"}, []string{"–"} // counts no run makes (past MaxKAttempts)
+					break
+				}
 				hat = append(hat, fmt.Sprintf("%.2f (k=%d)", h, k))
 				at = append(at, fmt.Sprintf("%.2f (k=%d)", a, k))
 			}
@@ -374,7 +378,7 @@ func renderMarkdown(s summary) string {
 	fmt.Fprintf(&b, " · judge cost $%.4f live, $%.4f replayed (recorded) · %d tokens\n\n", s.CostLive, s.CostRepl, s.Tokens)
 	b.WriteString("| check type | pass | fail | error | pass rate |\n|---|---:|---:|---:|---:|\n")
 	for _, t := range s.Types {
-		fmt.Fprintf(&b, "| `%s` | %d | %d | %d | %.0f%% |\n", mdEscape(t.Type), t.Pass, t.Fail, t.Error, 100*t.Rate())
+		fmt.Fprintf(&b, "| `%s` | %d | %d | %d | %.0f%% |\n", mdCode(t.Type), t.Pass, t.Fail, t.Error, 100*t.Rate())
 	}
 	if len(s.Judges) > 0 {
 		b.WriteString("\n| judge | live | replayed | fake | tokens | cost (live) |\n|---|---:|---:|---:|---:|---:|\n")
@@ -386,7 +390,7 @@ func renderMarkdown(s summary) string {
 	if len(s.Repeats) > 0 {
 		b.WriteString("\n| repeat | status | passed | pass^k |\n|---|---|---:|---|\n")
 		for _, r := range s.Repeats {
-			fmt.Fprintf(&b, "| %s `%s` | %s | %d of %d (need %d) | %s |\n", mdEscape(r.Test), mdEscape(r.Check), r.Status, r.Passed, r.Attempts, r.Need, r.PassHatK)
+			fmt.Fprintf(&b, "| `%s` `%s` | %s | %d of %d (need %d) | %s |\n", mdCode(r.Test), mdCode(r.Check), mdEscape(r.Status), r.Passed, r.Attempts, r.Need, r.PassHatK)
 		}
 	}
 	if len(s.Failures) > 0 {
@@ -396,16 +400,31 @@ func renderMarkdown(s summary) string {
 				fmt.Fprintf(&b, "- … and %d more\n", len(s.Failures)-maxFailures)
 				break
 			}
-			fmt.Fprintf(&b, "- **%s** `%s`: %s\n", f.Status, mdEscape(f.Test), mdEscape(excerpt(f.First, 300)))
+			fmt.Fprintf(&b, "- **%s** `%s`: %s\n", mdEscape(f.Status), mdCode(f.Test), mdEscape(excerpt(f.First, 300)))
 		}
 	}
 	return b.String()
 }
 
-// mdEscape keeps text from breaking a Markdown table or emphasis.
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'", "<", "&lt;").Replace(s)
-}
+// mdEscape makes text from a results file plain Markdown text mid-line:
+// no table cell break, emphasis, strikethrough, link, image, HTML, code
+// span or entity of its own. The marks that make those are
+// backslash-escaped (a "(" or "!" means something only beside an escaped
+// "[", a "#" or "-" only at a line's start, which this text never is); a
+// line break is a space.
+func mdEscape(s string) string { return mdText.Replace(s) }
+
+var mdText = strings.NewReplacer(
+	"\\", `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "~", `\~`, "`", "\\`", "&", `\&`,
+	"\r\n", " ", "\n", " ", "\r", " ",
+)
+
+// mdCode makes text from a results file the inside of a code span in a
+// table cell: a backtick would end the span (so it becomes '), a pipe the
+// cell (escaped, as GitHub's tables allow inside code), a line break the row.
+func mdCode(s string) string { return mdCodeText.Replace(s) }
+
+var mdCodeText = strings.NewReplacer("`", "'", "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
 
 func excerpt(s string, n int) string {
 	if len(s) <= n {

@@ -99,11 +99,32 @@ func TestReportMarkdown(t *testing.T) {
 		"| gpt-4.1-mini | 6 | 0 | 0 | 7680 | $0.0066 |",
 		"| panel (mean) of 3 | 6 | 0 | 0 | 23040 | $0.0198 |",
 		"Panel agreement: Krippendorff's alpha 0.9",
-		"| TestReportMarkdown `Repeat(20, PassRate(0.30), Exhaustive())` | pass |",
+		"| `TestReportMarkdown` `Repeat(20, PassRate(0.30), Exhaustive())` | pass |",
 		"### Failures and errors (",
-		`- **error** ` + "`TestReportMarkdown`" + `: Eval("tools_caled", {"tool_names":["x"]}): error: unknown check type "tools_caled" (did you mean "tools_called"?)`,
+		`- **error** ` + "`TestReportMarkdown`" + `: Eval("tools\_caled", {"tool\_names":\["x"\]}): error: unknown check type "tools\_caled" (did you mean "tools\_called"?)`,
 	} {
 		assert.Contains(t, md, want)
+	}
+}
+
+// What a results file holds is text in the summary, never Markdown or
+// HTML of its own: a failure message, test, check, status or judge name
+// cannot add a link, an image, markup or a table cell to a CI job page;
+// and a Repeat's counts past what a run makes do not hang the report.
+func TestReportMarkdownInjection(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hostile.jsonl")
+	lines := []string{
+		`{"v":1,"kind":"check","test":"TestX` + "`" + ` | evil","check":"C","type":"contains","status":"fail","judge":"<img src=x onerror=alert(1)>\n## heading","source":"live","message":"![pixel](https://evil.example/p.png) [click](https://evil.example) **bold** ~~gone~~ &amp; \\| cell\nsecond line"}`,
+		`{"v":1,"kind":"check","test":"TestR","check":"Repeat(n)","type":"repeat","status":"pass","attempts":9223372036854775807,"passed":9223372036854775807,"need":1}`,
+	}
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+	code, md, errOut := runCLI("report", "-md", "-", path)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, md, "- **fail** `TestX' \\| evil`: !\\[pixel\\](https://evil.example/p.png) \\[click\\](https://evil.example) \\*\\*bold\\*\\* \\~\\~gone\\~\\~ \\&amp; \\\\\\| cell\n")
+	assert.Contains(t, md, "| \\<img src=x onerror=alert(1)\\> ## heading | 1 | 0 | 0 | 0 | $0.0000 |")
+	assert.Contains(t, md, "| `TestR` `Repeat(n)` | pass | 9223372036854775807 of 9223372036854775807 (need 1) | – |")
+	for _, l := range strings.Split(md, "\n") {
+		assert.False(t, strings.HasPrefix(l, "## heading"), "no line of the file's own")
 	}
 }
 

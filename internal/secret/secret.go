@@ -50,7 +50,26 @@ func Name(name string) bool {
 // or "seed" are not credentials: dropping them from a recording's key
 // would let a stale verdict replay.
 func Field(name string) bool {
-	n := strings.Map(func(r rune) rune {
+	switch n := fieldName(name); n {
+	case "key", "token", "auth", "bearer", "signature", "sig", "pwd", "cookie", "setcookie",
+		"accesstoken", "authtoken", "bearertoken", "idtoken", "refreshtoken", "sessiontoken",
+		"securitytoken", "apitoken", "xamzsecuritytoken", "subscriptionkey", "ocpapimsubscriptionkey":
+		return true
+	default:
+		for _, suffix := range []string{"apikey", "secret", "password", "passwd", "credential", "credentials",
+			"privatekey", "secretkey", "accesskey", "cookie", "authorization"} {
+			if strings.HasSuffix(n, suffix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fieldName is a name as Field compares it: lower case, letters and
+// digits only.
+func fieldName(name string) string {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'A' && r <= 'Z':
 			return r + 'a' - 'A'
@@ -59,19 +78,16 @@ func Field(name string) bool {
 		}
 		return -1
 	}, name)
-	switch n {
-	case "key", "token", "auth", "bearer", "signature", "sig", "pwd", "cookie", "setcookie",
-		"accesstoken", "authtoken", "bearertoken", "idtoken", "refreshtoken", "sessiontoken",
-		"securitytoken", "apitoken", "xamzsecuritytoken", "subscriptionkey", "ocpapimsubscriptionkey":
-		return true
-	}
-	for _, suffix := range []string{"apikey", "secret", "password", "passwd", "credential", "credentials",
-		"privatekey", "secretkey", "accesskey", "cookie", "authorization"} {
-		if strings.HasSuffix(n, suffix) {
-			return true
-		}
-	}
-	return false
+}
+
+// Param reports whether a URL query parameter of this name holds a
+// credential, as recordings key and write queries: a name Field flags
+// ("key", "api-key", "access_token", "sig", ...) or one ending, with case,
+// "-" and "_" ignored, in "signature" (X-Amz-Signature, as presigned URLs
+// carry it). Name is too wide for a query that keys a recording:
+// max_tokens=5, keyword=refund or author=jane must tell requests apart.
+func Param(name string) bool {
+	return Field(name) || strings.HasSuffix(fieldName(name), "signature")
 }
 
 // Redact replaces every secret of at least MinSecret bytes in s by
@@ -287,6 +303,10 @@ type shape struct {
 	// ("Bearer instruments", "api_key = os.environ") is never taken for
 	// a key.
 	random bool
+	// hints are texts, lower case, one of which every match holds: a text
+	// holding none is not searched (the regexp costs about 50 ms a
+	// megabyte, a search for a hint well under one).
+	hints []string
 }
 
 // shapes are the credentials found by their look. The prefixes are the
@@ -294,19 +314,19 @@ type shape struct {
 // a URL's password, a query parameter or an assignment with a credential
 // name) need a value that looks random.
 var shapes = []shape{
-	{"an OpenAI or Anthropic key (sk-…)", regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{10,}`), true},
-	{"a Google API key (AIza…)", regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`), false},
-	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false},
-	{"a GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`), false},
-	{"a GitLab token (glpat-…)", regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`), false},
-	{"a Slack token (xox…)", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), false},
-	{"a Hugging Face token (hf_…)", regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), false},
-	{"a JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), false},
-	{"a private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), false},
-	{"a Bearer, Basic or token credential", regexp.MustCompile(`(?i)\b(?:bearer|basic|token)\s+(?P<s>[A-Za-z0-9._~+/=\-]{8,})`), true},
-	{"a password in a URL", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:(?P<s>[^/\s@]{8,})@`), false},
-	{"a credential in a URL query", regexp.MustCompile(`[?&](?:[A-Za-z0-9_\-]*(?:key|token|auth|secret|password|signature|sig))=(?P<s>[^&\s"'#<>\\]{8,})`), true},
-	{"a credential assigned to a credential name", regexp.MustCompile(`(?i)["']?(?P<n>[A-Za-z0-9_\-]*(?:key|secret|password|passwd|token|authorization|credential))["']?\s*[:=]\s*["']?(?P<s>[^"'\s,;}&\\]{8,})`), true},
+	{"an OpenAI or Anthropic key (sk-…)", regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{10,}`), true, []string{"sk-"}},
+	{"a Google API key (AIza…)", regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`), false, []string{"aiza"}},
+	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false, []string{"akia", "asia"}},
+	{"a GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`), false, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
+	{"a GitLab token (glpat-…)", regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`), false, []string{"glpat-"}},
+	{"a Slack token (xox…)", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), false, []string{"xox"}},
+	{"a Hugging Face token (hf_…)", regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), false, []string{"hf_"}},
+	{"a JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), false, []string{"eyj"}},
+	{"a private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), false, []string{"-----begin "}},
+	{"a Bearer, Basic or token credential", regexp.MustCompile(`(?i)\b(?:bearer|basic|token)\s+(?P<s>[A-Za-z0-9._~+/=\-]{8,})`), true, []string{"bearer", "basic", "token"}},
+	{"a password in a URL", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:(?P<s>[^/\s@]{8,})@`), false, []string{"://"}},
+	{"a credential in a URL query", regexp.MustCompile(`[?&](?:[A-Za-z0-9_\-]*(?:key|token|auth|secret|password|signature|sig))=(?P<s>[^&\s"'#<>\\]{8,})`), true, []string{"key=", "token=", "auth=", "secret=", "password=", "sig="}},
+	{"a credential assigned to a credential name", regexp.MustCompile(`(?i)["']?(?P<n>[A-Za-z0-9_\-]*(?:key|secret|password|passwd|token|authorization|credential))["']?\s*[:=]\s*["']?(?P<s>[^"'\s,;}&\\]{8,})`), true, []string{"key", "secret", "passw", "token", "authorization", "credential"}},
 }
 
 // digest is a value that names itself a SHA-256 digest, such as a
@@ -327,9 +347,14 @@ type Finding struct {
 // where two shapes find one string, the more specific (a provider's key
 // format before "Bearer …") names it.
 func Find(s string) []Finding {
-	var out []Finding
+	var out, add []Finding // out is sorted by start, its findings apart
+	lower := strings.ToLower(s)
 	for _, sh := range shapes {
+		if !slices.ContainsFunc(sh.hints, func(h string) bool { return strings.Contains(lower, h) }) {
+			continue
+		}
 		si, ni := sh.re.SubexpIndex("s"), sh.re.SubexpIndex("n")
+		add = add[:0]
 		for _, m := range sh.re.FindAllStringSubmatchIndex(s, -1) {
 			start, end := m[0], m[1]
 			if si >= 0 {
@@ -345,20 +370,27 @@ func Find(s string) []Finding {
 			if overlaps(out, start, end) {
 				continue // a more specific shape found it first
 			}
-			out = append(out, Finding{Kind: sh.name, Masked: mask(val), start: start, end: end})
+			add = append(add, Finding{Kind: sh.name, Masked: mask(val), start: start, end: end})
+		}
+		if len(add) > 0 {
+			out = append(out, add...)
+			slices.SortFunc(out, func(a, b Finding) int { return a.start - b.start })
 		}
 	}
-	slices.SortFunc(out, func(a, b Finding) int { return a.start - b.start })
 	return out
 }
 
+// overlaps reports whether [start, end) overlaps one of found, sorted by
+// start and apart (so sorted by end too): a binary search, as a text may
+// hold a hundred thousand keys.
 func overlaps(found []Finding, start, end int) bool {
-	for _, f := range found {
-		if start < f.end && f.start < end {
-			return true
+	i, _ := slices.BinarySearchFunc(found, start, func(f Finding, start int) int {
+		if f.end <= start {
+			return -1
 		}
-	}
-	return false
+		return 1
+	})
+	return i < len(found) && found[i].start < end
 }
 
 // RedactShapes replaces every credential-shaped string in s (see Find) by

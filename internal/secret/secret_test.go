@@ -1,6 +1,7 @@
 package secret_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -30,6 +31,19 @@ func TestSecretField(t *testing.T) {
 	for _, name := range []string{"max_tokens", "max_completion_tokens", "stop_token", "eos_token", "seed", "temperature", "top_k",
 		"model", "keywords", "monkey", "tokens", "prompt_version", "aggregate"} {
 		assert.False(t, secret.Field(name), name)
+	}
+}
+
+// Param flags the query parameters that carry credentials, and none that
+// tells requests apart.
+func TestSecretParam(t *testing.T) {
+	for _, name := range []string{"key", "api-key", "api_key", "apikey", "access_token", "token", "sig", "Signature", "X-Amz-Signature",
+		"X-Amz-Security-Token", "X-Amz-Credential", "client_secret", "password", "auth", "subscription-key"} {
+		assert.True(t, secret.Param(name), name)
+	}
+	for _, name := range []string{"max_tokens", "keyword", "keywords", "author", "sort_key", "page_token", "next_token", "api-version",
+		"monkey", "tokens", "q", "model"} {
+		assert.False(t, secret.Param(name), name)
 	}
 }
 
@@ -142,4 +156,39 @@ func TestSecretRedactVerdictLabelAndKeys(t *testing.T) {
 	assert.Equal(t, evalkit.Verdict{Label: "[redacted]", Fields: map[string]any{
 		"[redacted] (2)": 1.0, "x [redacted]": map[string]any{"[redacted]": "y"}, "[redacted]": 2.0, "kept": 3.0,
 	}}, v)
+}
+
+// Shapes found case-insensitively are found in any case, though a text
+// is searched only for the shapes whose hints it holds; a text of a
+// hundred thousand keys is redacted whole (a finding's overlap with the
+// others is a binary search, not a scan).
+func TestSecretFindAtScale(t *testing.T) {
+	for _, s := range []string{"API_KEY=Body-Secret-4444", "AUTHORIZATION: BEARER ab12cd34ef56", "HTTPS://svc:hunter2-test@judge.example.test/v1"} {
+		assert.Equal(t, 1, len(secret.Find(s)), s)
+	}
+	var b strings.Builder
+	for i := range 100_000 {
+		fmt.Fprintf(&b, "sk-test-%010d Bearer tok%010d\n", i, i)
+	}
+	found := secret.Find(b.String())
+	assert.Len(t, found, 200_000)
+	assert.NotContains(t, secret.RedactShapes(b.String()), "sk-test-")
+}
+
+// Redacting a megabyte of prose with no credential, of prose naming
+// credentials ("token", "key") and of text holding a key a line.
+func BenchmarkRedactShapes(b *testing.B) {
+	line := "The assistant refunded order #W2378156 within the 30-day window and said so.\n"
+	for _, tc := range []struct{ name, text string }{
+		{"prose", strings.Repeat(line, 1<<20/len(line))},
+		{"prose naming tokens", strings.Repeat("Each token of the API key is counted. "+line, 1<<20/(len(line)+38))},
+		{"a key a line", strings.Repeat("Authorization: Bearer sk-test-AAAA1111\n", 1<<20/39)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.text)))
+			for b.Loop() {
+				secret.RedactShapes(tc.text)
+			}
+		})
+	}
 }
