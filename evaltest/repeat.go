@@ -123,7 +123,9 @@ func PassRate(p float64) Rule {
 }
 
 // AtLeast passes when at least k attempts pass (1 ≤ k ≤ n).
-func AtLeast(k int) Rule { return Rule{name: "AtLeast(" + strconv.Itoa(k) + ")", atLeast: k, counted: true} }
+func AtLeast(k int) Rule {
+	return Rule{name: "AtLeast(" + strconv.Itoa(k) + ")", atLeast: k, counted: true}
+}
 
 // All passes when every attempt passes: pass^n, τ-bench's strictest
 // reading of reliability.
