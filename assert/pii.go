@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -149,7 +151,69 @@ func holdWord(s Scope) string {
 // stream keeps it). With final false, a finding counts only when the
 // three bytes after it are known, so text still to come cannot extend or
 // void it.
+//
+// Text that is not ASCII is read through piiFold first, so a phone number
+// written with non-breaking hyphens or full-width digits, or an address
+// with a zero-width space in it, is found as its ASCII twin would be; the
+// findings are where they are in s, and quote the twin (so masking it
+// hides every digit).
 func findPII(s string, from int, kinds []string, final bool) []piiFinding {
+	folded, starts, ends := piiFold(s)
+	if starts == nil {
+		return scanPII(s, from, kinds, final)
+	}
+	ffrom, _ := slices.BinarySearch(starts, from)
+	found := scanPII(folded, ffrom, kinds, final)
+	for i, f := range found {
+		found[i].start, found[i].end = starts[f.start], ends[f.end-1] // text stays folded: masked as ASCII
+	}
+	return found
+}
+
+// piiFold maps the look-alikes of what the patterns read to ASCII: a
+// dash (U+2010–U+2015, minus U+2212, small and full-width hyphen-minus)
+// to "-", a space separator (no-break, figure, thin, narrow no-break,
+// ideographic, ...) to " ", full-width digits and "@", ".", "+", "(",
+// ")" to theirs; and drops format characters (zero-width space and
+// joiners, soft hyphen, word joiner, BOM). For each byte of the folded
+// text, starts and ends give the original bytes it comes from; both are
+// nil, and s returned, when s is ASCII.
+func piiFold(s string) (folded string, starts, ends []int) {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < utf8.RuneSelf
+	}
+	if ascii {
+		return s, nil, nil
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	starts, ends = make([]int, 0, len(s)), make([]int, 0, len(s))
+	for i, r := range s {
+		_, size := utf8.DecodeRuneInString(s[i:]) // 1 for a byte that is no rune, kept as it is
+		rep := s[i : i+size]
+		switch {
+		case r >= '\uFF10' && r <= '\uFF19':
+			rep = string(rune('0' + r - '\uFF10'))
+		case r == '\uFF20' || r == '\uFF0E' || r == '\uFF0B' || r == '\uFF08' || r == '\uFF09':
+			rep = string(rune(r - '\uFF00' + 0x20))
+		case r >= '\u2010' && r <= '\u2015', r == '\u2212', r == '\uFE58', r == '\uFE63', r == '\uFF0D':
+			rep = "-"
+		case r >= utf8.RuneSelf && unicode.Is(unicode.Zs, r):
+			rep = " "
+		case unicode.Is(unicode.Cf, r):
+			rep = ""
+		}
+		for range len(rep) {
+			starts, ends = append(starts, i), append(ends, i+size)
+		}
+		b.WriteString(rep)
+	}
+	return b.String(), starts, ends
+}
+
+// scanPII is findPII on text the patterns read as it is.
+func scanPII(s string, from int, kinds []string, final bool) []piiFinding {
 	var out []piiFinding
 	want := func(k string) bool { return slices.Contains(kinds, k) }
 	settled := func(end int) bool { return final || end+piiLookahead <= len(s) }

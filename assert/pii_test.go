@@ -100,6 +100,42 @@ func TestPIIPatternsLookalikes(t *testing.T) {
 	}
 }
 
+// PII written with Unicode look-alikes of its separators and digits, or
+// with invisible characters in it, is found where it is in the text, and
+// masked as its ASCII twin; Unicode text around PII does not move it.
+func TestPIIPatternsUnicode(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"Call 415\u2011555\u20110132 today.", `phone in messages[1] at byte 5: "•••-•••-••32"`},             // non-breaking hyphens
+		{"SSN 536\u201322\u20138741.", `ssn in messages[1] at byte 4: "•••-••-8741"`},                        // en dashes
+		{"Card 4111\u00a01111\u00a01111\u00a01111.", `card in messages[1] at byte 5: "•••• •••• •••• 1111"`}, // no-break spaces
+		{"Card ４１１１ １１１１ １１１１ １１１１.", `card in messages[1] at byte 5: "•••• •••• •••• 1111"`},                // full-width digits
+		{"Mail jane\u200b.doe@acme-corp.io now", `email in messages[1] at byte 5: "j•••@acme-corp.io"`},      // a zero-width space
+		{"Mail jane．doe＠acme-corp．io now", `email in messages[1] at byte 5: "j•••@acme-corp.io"`},
+		{"Résumé ☎ 415-555-0132.", `phone in messages[1] at byte 13: "•••-•••-••32"`},
+	} {
+		res, err := assert.PIIPatterns{}.Check(context.Background(), piiRun(tt.text))
+		require.NoError(t, err)
+		testify.False(t, res.Passed, tt.text)
+		if testify.NotEmpty(t, res.Details, tt.text) {
+			testify.Equal(t, tt.want, res.Details[0].Text, tt.text)
+		}
+		var bytes []string // a byte a chunk: runes split across chunks
+		for i := range len(tt.text) {
+			bytes = append(bytes, tt.text[i:i+1])
+		}
+		sres := streamOf(t, assert.PIIPatterns{}, bytes)
+		testify.False(t, sres.Passed, "the stream finds it too: %s", tt.text)
+		if testify.NotEmpty(t, sres.Details, tt.text) {
+			testify.Equal(t, tt.want[strings.LastIndex(tt.want, ": ")+2:], sres.Details[0].Text, tt.text)
+		}
+	}
+	for _, text := range []string{"Résumé № 12 – 2024–05–01.", "Ünïcödé\u00a0prose\u200bwith 3\u2013 4 items."} {
+		res, err := assert.PIIPatterns{}.Check(context.Background(), piiRun(text))
+		require.NoError(t, err)
+		testify.True(t, res.Passed, "%q: %v", text, res.Details)
+	}
+}
+
 // A finding is masked: the message never repeats the leaked value.
 func TestPIIPatternsMasked(t *testing.T) {
 	tr := &evalkit.Transcript{Messages: []evalkit.Message{

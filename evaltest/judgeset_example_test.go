@@ -41,6 +41,6 @@ func ExampleWithJudgeSet() {
 	// reasoning: the reply never states the amount
 	// judge: strict/cheap
 	// transcript: 2 messages
-	// Eval("llm_judge", {"criteria":"States the refund amount","judge":"strikt"}): error: llm_judge: param "judge": judgeset: judge not found: "strikt" (judges: lenient, strict)
+	// Eval("llm_judge", {"criteria":"States the refund amount","judge":"strikt"}): error: llm_judge: param "judge": judgeset: judge not found: "strikt" (did you mean "strict"? judges: lenient, strict)
 	// transcript: 2 messages
 }

@@ -191,7 +191,7 @@ func TestJudgeSetSelection(t *testing.T) {
 		{"WithJudge before the set's default", withTB(evaltest.WithJudgeSet(set), evaltest.WithJudge(judgefake.Fail("asked WithJudge's"))), criteria(),
 			"Eval(\"llm_judge\", " + jsonText(criteria()) + "): judge's pass/fail: fail, want pass\nreasoning: asked WithJudge's\ntranscript: 2 messages"},
 		{"unknown judge", withTB(evaltest.WithJudgeSet(set)), criteria("judge", "strikt"),
-			"Eval(\"llm_judge\", " + jsonText(criteria("judge", "strikt")) + "): error: llm_judge: param \"judge\": judgeset: judge not found: \"strikt\" (judges: lenient, strict)\ntranscript: 2 messages"},
+			"Eval(\"llm_judge\", " + jsonText(criteria("judge", "strikt")) + "): error: llm_judge: param \"judge\": judgeset: judge not found: \"strikt\" (did you mean \"strict\"? judges: lenient, strict)\ntranscript: 2 messages"},
 		{"unknown variant", withTB(evaltest.WithJudgeSet(set)), criteria("judge", "lenient", "variant", "cheap"),
 			"Eval(\"llm_judge\", " + jsonText(criteria("judge", "lenient", "variant", "cheap")) + "): error: llm_judge: param \"variant\": judgeset: judge variant not found: \"cheap\" of judge \"lenient\" (variants: none)\ntranscript: 2 messages"},
 		{"no default", withTB(evaltest.WithJudgeSet(noDefault)), criteria(),
@@ -279,9 +279,9 @@ func TestJudgeSetCaseFileProblems(t *testing.T) {
 	var cfe *evaltest.CaseFileError
 	require.ErrorAs(t, err, &cfe)
 	assert.Equal(t, []string{
-		`testdata/cases/judged/bad.yaml:3: cases[0].judge: judgeset: judge not found: "strikt" (judges: lenient, strict)`,
+		`testdata/cases/judged/bad.yaml:3: cases[0].judge: judgeset: judge not found: "strikt" (did you mean "strict"? judges: lenient, strict)`,
 		`testdata/cases/judged/bad.yaml:10: cases[1].evals[0].judge: llm_judge: param "judge": judgeset: judge not found: "nobody" (judges: lenient, strict)`,
-		`testdata/cases/judged/bad.yaml:13: cases[1].evals[1].params.variant: llm_judge: param "variant": judgeset: judge variant not found: "chep" of judge "strict" (variants: cheap)`,
+		`testdata/cases/judged/bad.yaml:13: cases[1].evals[1].params.variant: llm_judge: param "variant": judgeset: judge variant not found: "chep" of judge "strict" (did you mean "cheap"? variants: cheap)`,
 		`testdata/cases/judged/bad.yaml:16: cases[2].variant: judgeset: judge variant not found: "cheap" of judge "lenient" (variants: none)`,
 		`testdata/cases/judged/bad.yaml:23: cases[3].evals[0].judge: contains: param "judge": contains asks no judge: judge and variant name the judge of a judged check (llm_judge, ...)`,
 		`testdata/cases/judged/bad.yaml:28: cases[4].evals[0].judge: given in the eval and in its params: give one`,

@@ -284,8 +284,8 @@ const maxDiffers = 6
 
 // noteFor says what a failed step's message adds about the recording: for a
 // replay miss, the nearest entry, what differs and the command that
-// records it; for a failed replayed verdict, where it came from and the
-// command that asks the live judge again.
+// records it; for a failed or ungradable replayed verdict, where it came
+// from and the command that asks the live judge again.
 func (s *stepJudge) noteFor(err error) *note {
 	if s == nil {
 		return nil
@@ -307,8 +307,8 @@ func (s *stepJudge) noteFor(err error) *note {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err != nil || s.rec == nil || len(s.origins) == 0 {
-		return nil
+	if s.rec == nil || len(s.origins) == 0 {
+		return nil // no verdict came through the recording: a live error, say
 	}
 	how := s.origins[0].String()
 	for _, o := range s.origins[1:] {
@@ -317,6 +317,9 @@ func (s *stepJudge) noteFor(err error) *note {
 		}
 	}
 	n := &note{judge: " (" + how + " " + filepath.ToSlash(s.rec.Path()) + ")"}
+	if err != nil {
+		n.lines = append(n.lines, "verdict: "+how+" "+filepath.ToSlash(s.rec.Path())) // no judge line to add it to
+	}
 	if how == "replayed" {
 		n.hint = s.hint("refresh", "re-judge against the live judge")
 	}

@@ -123,6 +123,19 @@ transcript: 9 messages
 hint: EVALKIT_MODE=refresh go test -run '^TestRefund$'   # re-judge against the live judge`}, tb.errors)
 		assert.Zero(t, never.calls.Load())
 
+		// A replayed verdict that cannot be graded (a label where a score
+		// is wanted) says where it came from too.
+		labelled := &liveJudge{fake: judgefake.Fixed(evalkit.Verdict{Label: "partly", Reasoning: "half of it"})}
+		ungradable := func(et *evaltest.T) {
+			et.Expect(nineMessages()).Judge("States the amount", evalassert.MinScore(0.8))
+		}
+		run("TestUngradable", []evaltest.Option{evaltest.WithJudge(labelled), evaltest.WithMode(golden.ModeRecord)}, ungradable)
+		tb = run("TestUngradable", []evaltest.Option{evaltest.WithJudge(never)}, ungradable)
+		assert.Equal(t, []string{`Judge("States the amount", MinScore(0.80)): error: llm_judge: the judge's verdict cannot be graded: the verdict has no score, and the threshold needs one
+verdict: replayed testdata/evalkit/TestUngradable.judge.json
+transcript: 9 messages
+hint: EVALKIT_MODE=refresh go test -run '^TestUngradable$'   # re-judge against the live judge`}, tb.errors)
+
 		tb = run("TestRefund", []evaltest.Option{evaltest.WithJudge(never)}, func(et *evaltest.T) {
 			et.Expect(nineMessages()).Judge("Confirms the refund", evalassert.MinScore(0.8))
 		})

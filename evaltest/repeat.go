@@ -111,6 +111,7 @@ type Rule struct {
 	name    string
 	rate    float64 // PassRate's
 	atLeast int     // AtLeast's
+	counted bool    // an AtLeast, whatever its k
 	all     bool
 }
 
@@ -122,7 +123,9 @@ func PassRate(p float64) Rule {
 }
 
 // AtLeast passes when at least k attempts pass (1 ≤ k ≤ n).
-func AtLeast(k int) Rule { return Rule{name: "AtLeast(" + strconv.Itoa(k) + ")", atLeast: k} }
+func AtLeast(k int) Rule {
+	return Rule{name: "AtLeast(" + strconv.Itoa(k) + ")", atLeast: k, counted: true}
+}
 
 // All passes when every attempt passes: pass^n, τ-bench's strictest
 // reading of reliability.
@@ -157,7 +160,7 @@ func (r Rule) need(n int, level float64) (int, error) {
 			return 0, fmt.Errorf("All() with Confidence can never pass: a Wilson lower bound is below 1 for any number of attempts")
 		}
 		return n, nil
-	case r.atLeast != 0:
+	case r.counted:
 		if r.atLeast < 1 || r.atLeast > n {
 			return 0, fmt.Errorf("%v: want 1 to %d attempts", r, n)
 		}
@@ -199,7 +202,7 @@ func (r Rule) target(n int) float64 {
 	switch {
 	case r.all:
 		return 1
-	case r.atLeast != 0:
+	case r.counted:
 		return float64(r.atLeast) / float64(n)
 	}
 	return r.rate

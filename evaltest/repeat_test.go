@@ -121,6 +121,7 @@ func TestRepeatBadArguments(t *testing.T) {
 		{func(et *evaltest.T) { et.Repeat(5, never, evaltest.PassRate(0)) }, "Repeat(5, PassRate(0.00)): error: PassRate(0.00): want a pass rate above 0 and at most 1"},
 		{func(et *evaltest.T) { et.Repeat(5, never, evaltest.PassRate(1.5)) }, "Repeat(5, PassRate(1.50)): error: PassRate(1.50): want a pass rate above 0 and at most 1"},
 		{func(et *evaltest.T) { et.Repeat(3, never, evaltest.AtLeast(4)) }, "Repeat(3, AtLeast(4)): error: AtLeast(4): want 1 to 3 attempts"},
+		{func(et *evaltest.T) { et.Repeat(3, never, evaltest.AtLeast(0)) }, "Repeat(3, AtLeast(0)): error: AtLeast(0): want 1 to 3 attempts"},
 		{func(et *evaltest.T) { et.Repeat(3, never, evaltest.Rule{}) }, "Repeat(3, Rule{}): error: no rule: give PassRate(p), AtLeast(k) or All()"},
 		{func(et *evaltest.T) { et.Repeat(3, nil, evaltest.All()) }, "Repeat(3, All()): error: no attempt function"},
 		{func(et *evaltest.T) { et.Repeat(3, never, evaltest.All(), evaltest.Confidence(0.95)) },

@@ -98,3 +98,28 @@ func TestGoldenVerifyListsEveryProblem(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(`{"version": 9}`), 0o644))
 	assert.ErrorContains(t, golden.Verify(path), "1 problem:\n\tformat version 9")
 }
+
+// A score edited by hand no longer matches its raw score; a file of a
+// thousand leaked keys is 1,000 problems, the first MaxProblems listed.
+func TestGoldenVerifyEditedScoresAndManyProblems(t *testing.T) {
+	path := recordingPath(t)
+	record(t, path, newLive(testIdentity), refundRequest())
+	data, _ := os.ReadFile(path)
+	edited := strings.Replace(string(data), `"score": 0.9,`, `"score": 0.3,`, 1)
+	require.NotEqual(t, string(data), edited)
+	require.NoError(t, os.WriteFile(path, []byte(edited), 0o644))
+	f, err := golden.Load(path)
+	require.NoError(t, err)
+	var ve *golden.VerifyError
+	require.ErrorAs(t, golden.Verify(path), &ve)
+	assert.Equal(t, []string{"entry 1 (" + golden.ShortKey(f.Entries[0].Key) + "): score 0.3 is not raw_score 9 on the scale [0, 10] (one was edited?)"}, ve.Problems)
+
+	keys := strings.Repeat("Authorization: Bearer sk-live-9f8e7d6c5b4a3f2e1d0c\n", 1000)
+	require.NoError(t, os.WriteFile(path, []byte(keys), 0o644))
+	err = golden.Verify(path)
+	require.ErrorAs(t, err, &ve)
+	assert.Len(t, ve.Problems, golden.MaxProblems)
+	assert.Equal(t, 1001-golden.MaxProblems, ve.More, "the keys, and the file not reading as a recording")
+	assert.True(t, strings.HasPrefix(err.Error(), "golden: "+path+": 1001 problems:\n\tline 1: looks like"), err.Error()[:80])
+	assert.True(t, strings.HasSuffix(err.Error(), "\n\t… and 901 more"))
+}

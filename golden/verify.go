@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/internal/secret"
 )
 
@@ -15,26 +16,40 @@ type VerifyError struct {
 	// Path is the recording's path.
 	Path string
 	// Problems are one sentence each, in the order found: "line 38:
-	// looks like an OpenAI or Anthropic key (sk-…): sk-l… (28 bytes)".
+	// looks like an OpenAI or Anthropic key (sk-…): sk-l… (28 bytes)";
+	// the first MaxProblems of them.
 	Problems []string
+	// More counts the problems found past MaxProblems.
+	More int
 }
+
+// MaxProblems bounds the problems a VerifyError holds: a file of a
+// hundred thousand keys is one problem to fix, not a megabyte of output.
+const MaxProblems = 100
 
 // Error returns "golden: PATH: N problems:" and one problem a line.
 func (e *VerifyError) Error() string {
-	head := fmt.Sprintf("golden: %s: %d problems:", e.Path, len(e.Problems))
-	if len(e.Problems) == 1 {
+	n := len(e.Problems) + e.More
+	head := fmt.Sprintf("golden: %s: %d problems:", e.Path, n)
+	if n == 1 {
 		head = fmt.Sprintf("golden: %s: 1 problem:", e.Path)
 	}
-	return head + "\n\t" + strings.Join(e.Problems, "\n\t")
+	tail := ""
+	if e.More > 0 {
+		tail = fmt.Sprintf("\n\t… and %d more", e.More)
+	}
+	return head + "\n\t" + strings.Join(e.Problems, "\n\t") + tail
 }
 
 // Verify checks the recording at path as fstest.TestFS checks a file
-// system: it returns nil, or a *VerifyError listing every problem. The
+// system: it returns nil, or a *VerifyError listing every problem (the
+// first MaxProblems, and how many more). The
 // problems: it does not read as a version 1 recording (then nothing else
 // is checked); its entries are not sorted by key; its bytes are not those
 // Marshal writes (CRLF line endings aside, which a Windows checkout may
-// add); an entry has no judge provider, no digests, no recording date, or
-// a score outside [0,1]; and any text that looks like a credential (see
+// add); an entry has no judge provider, no digests, no recording date, a
+// score outside [0,1], or a score that is not its raw score on its scale
+// (one of them edited by hand); and any text that looks like a credential (see
 // internal/secret: provider key formats, Bearer and Basic credentials,
 // passwords in URLs, credential query parameters and assignments), named
 // by line and masked, never shown.
@@ -86,6 +101,14 @@ func Verify(path string) error {
 		}
 		if v := ent.Verdict; v.Scored && (math.IsNaN(v.Score) || v.Score < 0 || v.Score > 1) {
 			problem("%s: score %v is outside [0,1]", where, v.Score)
+		} else if v.Scored && v.RawScore != 0 {
+			scale := ent.Request.Scale
+			if scale == (evalkit.Scale{}) {
+				scale = evalkit.DefaultScale
+			}
+			if want, err := scale.Normalize(v.RawScore); err != nil || math.Abs(want-v.Score) > 1e-9 {
+				problem("%s: score %v is not raw_score %v on the scale [%v, %v] (one was edited?)", where, v.Score, v.RawScore, scale.Min, scale.Max)
+			}
 		}
 	}
 	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {
@@ -98,6 +121,10 @@ func Verify(path string) error {
 }
 
 func (e *VerifyError) add(format string, args ...any) {
+	if len(e.Problems) == MaxProblems {
+		e.More++
+		return
+	}
 	e.Problems = append(e.Problems, fmt.Sprintf(format, args...))
 }
 

@@ -48,7 +48,7 @@ judges:
 	// strict/warm (openai gpt-4.1, seed 1, temperature 0.7)
 	// strict (openai gpt-4.1, seed 1, temperature 0)
 	// claude (anthropic claude-haiku-4-5, max_tokens 1024, temperature 0)
-	// judgeset: judge variant not found: "chep" of judge "strict" (variants: cheap, warm)
+	// judgeset: judge variant not found: "chep" of judge "strict" (did you mean "cheap"? variants: cheap, warm)
 	// true
 }
 

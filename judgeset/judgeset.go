@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // ErrJudgeNotFound and ErrJudgeVariantNotFound are evalkit's (the same
@@ -261,12 +262,12 @@ func (s *Set) Default() string { return s.def }
 // Errors: an unknown name wraps ErrJudgeNotFound and lists the set's
 // judges —
 //
-//	judgeset: judge not found: "strikt" (judges: claude, strict)
+//	judgeset: judge not found: "strikt" (did you mean "strict"? judges: claude, strict)
 //
 // — as does an empty name with no default; an unknown variant wraps
 // ErrJudgeVariantNotFound and lists the judge's variants:
 //
-//	judgeset: judge variant not found: "chep" of judge "strict" (variants: cheap, warm)
+//	judgeset: judge variant not found: "chep" of judge "strict" (did you mean "cheap"? variants: cheap, warm)
 //
 // and a Provider's error building the judge is returned, each time.
 func (s *Set) Lookup(name, variant string) (evalkit.Judge, error) {
@@ -278,7 +279,7 @@ func (s *Set) Lookup(name, variant string) (evalkit.Judge, error) {
 	}
 	sp := s.specs[name]
 	if sp == nil {
-		return nil, fmt.Errorf("judgeset: %w: %q (judges: %s)", ErrJudgeNotFound, name, strings.Join(s.order, ", "))
+		return nil, fmt.Errorf("judgeset: %w: %s (%sjudges: %s)", ErrJudgeNotFound, textnorm.Quote(name, 120), meant(name, s.order), strings.Join(s.order, ", "))
 	}
 	var vr *Variant
 	if variant != "" {
@@ -288,11 +289,11 @@ func (s *Set) Lookup(name, variant string) (evalkit.Judge, error) {
 			}
 		}
 		if vr == nil {
-			have := "none"
-			if names := s.Variants(name); len(names) > 0 {
+			have, names := "none", s.Variants(name)
+			if len(names) > 0 {
 				have = strings.Join(names, ", ")
 			}
-			return nil, fmt.Errorf("judgeset: %w: %q of judge %q (variants: %s)", ErrJudgeVariantNotFound, variant, name, have)
+			return nil, fmt.Errorf("judgeset: %w: %s of judge %q (%svariants: %s)", ErrJudgeVariantNotFound, textnorm.Quote(variant, 120), name, meant(variant, names), have)
 		}
 	}
 	k := ref{name, variant}

@@ -104,13 +104,13 @@ func TestLookupErrors(t *testing.T) {
 	set, err := judgeset.Load("testdata/judges.yaml", keys())
 	require.NoError(t, err)
 	_, err = set.Lookup("strikt", "")
-	assert.EqualError(t, err, `judgeset: judge not found: "strikt" (judges: claude, strict)`)
+	assert.EqualError(t, err, `judgeset: judge not found: "strikt" (did you mean "strict"? judges: claude, strict)`)
 	assert.ErrorIs(t, err, judgeset.ErrJudgeNotFound)
 	assert.ErrorIs(t, err, evalkit.ErrJudgeNotFound)
 	assert.NotErrorIs(t, err, evalkit.ErrJudgeVariantNotFound)
 
 	_, err = set.Lookup("strict", "chep")
-	assert.EqualError(t, err, `judgeset: judge variant not found: "chep" of judge "strict" (variants: cheap, warm, reasoning)`)
+	assert.EqualError(t, err, `judgeset: judge variant not found: "chep" of judge "strict" (did you mean "cheap"? variants: cheap, warm, reasoning)`)
 	assert.ErrorIs(t, err, evalkit.ErrJudgeVariantNotFound)
 	assert.NotErrorIs(t, err, evalkit.ErrJudgeNotFound)
 

@@ -241,6 +241,24 @@ func nearestName(name string, known []string) string {
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
+// meant is "did you mean "x"? " for the known name nearest an unknown
+// one, or "" when none is near.
+func meant(name string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if len(name)-len(k) >= bestD || len(k)-len(name) >= bestD {
+			continue // too far in length to be near: a long name costs nothing
+		}
+		if d := editDistance(name, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("did you mean %q? ", best)
+}
+
 // editDistance is the Levenshtein distance between a and b, in bytes.
 func editDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
