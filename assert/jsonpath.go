@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/evalkit-go/evalkit"
-	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/query"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
@@ -221,8 +220,8 @@ func (c JSONPath) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 		return Result{}, err
 	}
 	return eachJSON("json_path", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "pass",
-		func(_ output, found jsonx.Found) (Result, error) {
-			data, err := decodeJSON(found.JSON)
+		func(_ output, p *parsed) (Result, error) {
+			data, err := p.Plain()
 			if err != nil {
 				return Result{}, err
 			}
@@ -326,16 +325,6 @@ func rangeText[T int | float64](lo, hi *T) string {
 		return fmt.Sprintf(">= %v", *lo)
 	}
 	return fmt.Sprintf("<= %v", *hi)
-}
-
-// decodeJSON decodes found JSON with numbers as float64, as JMESPath needs:
-// the result is in query.Normalize's shape, for Query.SearchDecoded.
-func decodeJSON(raw json.RawMessage) (any, error) {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("decoding JSON: %w", err)
-	}
-	return v, nil
 }
 
 // overLimit returns the *query.LimitError in err, or nil: an expression
@@ -444,8 +433,8 @@ func (c FieldPresence) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 		return Result{}, err
 	}
 	return eachJSON("field_presence", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "have every field",
-		func(_ output, found jsonx.Found) (Result, error) {
-			data, err := decodeJSON(found.JSON)
+		func(_ output, p *parsed) (Result, error) {
+			data, err := p.Plain()
 			if err != nil {
 				return Result{}, err
 			}

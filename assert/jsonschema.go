@@ -102,10 +102,11 @@ func (c JSONSchema) Check(_ context.Context, tr *evalkit.Transcript) (Result, er
 		return Result{}, err
 	}
 	return eachJSON("json_schema", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "match the schema",
-		func(_ output, found jsonx.Found) (Result, error) {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(found.JSON))
+		func(_ output, p *parsed) (Result, error) {
+			found := p.found
+			doc, err := p.Exact()
 			if err != nil {
-				return Result{}, fmt.Errorf("decoding JSON: %w", err)
+				return Result{}, err
 			}
 			verr := sch.Validate(doc)
 			if verr == nil {

@@ -1,0 +1,140 @@
+package assert
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/evalkit-go/evalkit/internal/jsonx"
+)
+
+// Parse once: the JSON checks of one output (json_path ×10, a schema,
+// field_presence, equals on JSON) share what they make of its text — where
+// its JSON is, and that JSON decoded — through a small process-wide cache
+// keyed by the text itself and the extraction mode.
+//
+// Why it is correct: the key is the text's content, not the transcript or
+// the message, so nothing about the transcript needs to stay put. A Go
+// string never changes, so an entry can never describe other text than its
+// key; a message given new content has a new key. What the cache holds is
+// shared by the checks that read it and is never written: JMESPath
+// evaluation reads its data (internal/query sorts a copy where the
+// library's sort_by would sort in place), the schema validator reads its
+// document, and results are built from new values.
+//
+// Memory: at most maxParsedEntries texts and maxParsedBytes of text (a
+// decoded tree is a few times its text); a text longer than that budget is
+// parsed and not kept. Eviction is first in, first out: the checks of one
+// output run one after another, so the entry they share is the newest.
+// Safe for concurrent use: parallel tests share the cache, and an entry is
+// decoded once even when two checks ask for it at the same moment.
+const (
+	maxParsedEntries = 64
+	maxParsedBytes   = 4 << 20
+)
+
+// parsedKey is what a parse is cached under.
+type parsedKey struct {
+	text string
+	mode jsonx.Mode
+}
+
+// parsed is one output text read in one mode.
+type parsed struct {
+	found jsonx.Found
+	err   error // jsonx.Extract's: no JSON found
+
+	plainOnce sync.Once
+	plain     any // numbers as float64, for JMESPath (query.SearchDecoded)
+	plainErr  error
+
+	exactOnce sync.Once
+	exact     any // numbers as json.Number, for JSON Schema
+	exactErr  error
+}
+
+// Plain returns the JSON decoded as json.Unmarshal decodes into an any:
+// numbers as float64, the shape JMESPath reads. It must not be modified.
+func (p *parsed) Plain() (any, error) {
+	p.plainOnce.Do(func() { p.plain, p.plainErr = decodeJSON(p.found.JSON) })
+	return p.plain, p.plainErr
+}
+
+// Exact returns the JSON decoded as the schema validator reads it:
+// numbers as json.Number, keeping every digit. It must not be modified.
+func (p *parsed) Exact() (any, error) {
+	p.exactOnce.Do(func() {
+		p.exact, p.exactErr = jsonschema.UnmarshalJSON(bytes.NewReader(p.found.JSON))
+		if p.exactErr != nil {
+			p.exactErr = fmt.Errorf("decoding JSON: %w", p.exactErr)
+		}
+	})
+	return p.exact, p.exactErr
+}
+
+var parseCache struct {
+	sync.Mutex
+	m     map[parsedKey]*parsed
+	ring  [maxParsedEntries]parsedKey // the keys in m, oldest at head
+	head  int
+	n     int
+	bytes int // of the texts in m
+}
+
+// parseOutput returns what text holds in mode, from the cache when it has
+// been read before.
+func parseOutput(text string, mode jsonx.Mode) *parsed {
+	if len(text) > maxParsedBytes {
+		return extractParsed(text, mode)
+	}
+	k := parsedKey{text, mode}
+	c := &parseCache
+	c.Lock()
+	if p, ok := c.m[k]; ok {
+		c.Unlock()
+		return p
+	}
+	// Extract under the lock would serialize parallel tests; extract
+	// outside it, and keep whichever entry lands first.
+	c.Unlock()
+	p := extractParsed(text, mode)
+	c.Lock()
+	defer c.Unlock()
+	if old, ok := c.m[k]; ok {
+		return old
+	}
+	if c.m == nil {
+		c.m = make(map[parsedKey]*parsed, maxParsedEntries)
+	}
+	for c.n > 0 && (c.n == maxParsedEntries || c.bytes+len(text) > maxParsedBytes) {
+		oldest := c.ring[c.head]
+		c.ring[c.head] = parsedKey{} // let the text go
+		c.head = (c.head + 1) % maxParsedEntries
+		c.n--
+		delete(c.m, oldest)
+		c.bytes -= len(oldest.text)
+	}
+	c.m[k] = p
+	c.ring[(c.head+c.n)%maxParsedEntries] = k
+	c.n++
+	c.bytes += len(text)
+	return p
+}
+
+func extractParsed(text string, mode jsonx.Mode) *parsed {
+	found, err := jsonx.Extract(text, mode)
+	return &parsed{found: found, err: err}
+}
+
+// decodeJSON decodes found JSON with numbers as float64, as JMESPath needs:
+// the result is in query.Normalize's shape, for Query.SearchDecoded.
+func decodeJSON(raw json.RawMessage) (any, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("decoding JSON: %w", err)
+	}
+	return v, nil
+}
