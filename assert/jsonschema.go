@@ -231,6 +231,22 @@ const schemaURL = "https://evalkit.invalid/schema.json"
 // compileSchema compiles a schema, or returns it from the cache. Errors are
 // *ParamError on "schema".
 func compileSchema(schema any) (*jsonschema.Schema, error) {
+	// A schema given as a Go value is found by the value first (see
+	// schemacache.go): writing it as JSON to find it cost as much as
+	// validating.
+	sch, h, hashable := cachedValueSchema(schema)
+	if sch != nil {
+		return sch, nil
+	}
+	sch, err := compileSchemaText(schema)
+	if err == nil && hashable {
+		storeValueSchema(schema, h, sch)
+	}
+	return sch, err
+}
+
+// compileSchemaText is compileSchema for a schema found by its JSON text.
+func compileSchemaText(schema any) (*jsonschema.Schema, error) {
 	var text []byte
 	switch s := schema.(type) {
 	case nil:
