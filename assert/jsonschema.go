@@ -104,11 +104,25 @@ func (c JSONSchema) Check(_ context.Context, tr *evalkit.Transcript) (Result, er
 	return eachJSON("json_schema", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "match the schema",
 		func(_ output, p *parsed) (Result, error) {
 			found := p.found
-			doc, err := p.Exact()
-			if err != nil {
-				return Result{}, err
+			var verr error
+			if p.ShortNumbers() {
+				// The float64 decoding the json_path checks share judges as
+				// the exact one does (see ShortNumbers): a passing output
+				// is not decoded twice. A failure is explained from the
+				// exact decoding, whose messages write numbers as given.
+				doc, err := p.Plain()
+				if err != nil {
+					return Result{}, err
+				}
+				verr = sch.Validate(doc)
 			}
-			verr := sch.Validate(doc)
+			if verr != nil || !p.ShortNumbers() {
+				doc, err := p.Exact()
+				if err != nil {
+					return Result{}, err
+				}
+				verr = sch.Validate(doc)
+			}
 			if verr == nil {
 				if found.From == "the whole text" {
 					return pass(1, "matches the schema"), nil

@@ -54,6 +54,9 @@ type parsed struct {
 	exactOnce sync.Once
 	exact     any // numbers as json.Number, for JSON Schema
 	exactErr  error
+
+	shortOnce sync.Once
+	short     bool // see ShortNumbers
 }
 
 // Plain returns the JSON decoded as json.Unmarshal decodes into an any:
@@ -73,6 +76,88 @@ func (p *parsed) Exact() (any, error) {
 		}
 	})
 	return p.exact, p.exactErr
+}
+
+// ShortNumbers reports whether every number in the JSON is written with
+// at most 15 significant digits and a modest exponent: then Plain's
+// float64 for it is the number as written, and the schema validator,
+// which reads every number as the big.Rat of its %v text, judges Plain
+// exactly as it judges Exact. A float64 holds any decimal of 15
+// significant digits exactly enough that its shortest text (what %v
+// writes) is that decimal: "19.99" stays 19.99, while
+// "9007199254740993" (16 digits) would read as ...992 and
+// "3.0000000000000001" as the integer 3.
+func (p *parsed) ShortNumbers() bool {
+	p.shortOnce.Do(func() { p.short = shortNumbers(p.found.JSON) })
+	return p.short
+}
+
+// shortNumbers scans valid JSON for a number with more than 15
+// significant digits, or whose magnitude is beyond 10^±290 (which a
+// float64 holds inexactly, as a subnormal, or not at all).
+func shortNumbers(js []byte) bool {
+	digit := func(i int) bool { return i < len(js) && '0' <= js[i] && js[i] <= '9' }
+	for i := 0; i < len(js); i++ {
+		switch c := js[i]; {
+		case c == '"':
+			for i++; i < len(js) && js[i] != '"'; i++ {
+				if js[i] == '\\' {
+					i++
+				}
+			}
+		case c == '-' || '0' <= c && c <= '9':
+			if c == '-' {
+				i++
+			}
+			sig, intSig, fracZeros := 0, 0, 0 // significant digits; of them, before the point; zeros after the point before them
+			frac := false
+			for ; digit(i) || i < len(js) && js[i] == '.'; i++ {
+				switch {
+				case js[i] == '.':
+					frac = true
+				case js[i] == '0' && sig == 0:
+					if frac {
+						fracZeros++
+					}
+				default:
+					sig++
+					if !frac {
+						intSig++
+					}
+				}
+			}
+			exp := 0
+			if i < len(js) && (js[i] == 'e' || js[i] == 'E') {
+				i++
+				neg := i < len(js) && js[i] == '-'
+				if i < len(js) && (js[i] == '-' || js[i] == '+') {
+					i++
+				}
+				for ; digit(i); i++ {
+					if exp = exp*10 + int(js[i]-'0'); exp > 1000 {
+						return false
+					}
+				}
+				if neg {
+					exp = -exp
+				}
+			}
+			if sig > 15 {
+				return false
+			}
+			if sig > 0 {
+				mag := exp + intSig - 1 // the power of ten of the first significant digit
+				if intSig == 0 {
+					mag = exp - fracZeros - 1
+				}
+				if mag > 290 || mag < -290 {
+					return false
+				}
+			}
+			i-- // the loop's i++ reads the byte after the number
+		}
+	}
+	return true
 }
 
 var parseCache struct {

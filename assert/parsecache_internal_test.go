@@ -105,3 +105,48 @@ func TestParseCacheFollowsContent(t *testing.T) {
 	assert.False(t, check(JSONPath{Expression: "status", Expected: "shipped"}).Passed)
 	assert.True(t, check(JSONSchema{Schema: `{"properties": {"items": {"maxItems": 0}}}`}).Passed)
 }
+
+func TestShortNumbers(t *testing.T) {
+	for js, want := range map[string]bool{
+		`{"a": 1, "b": -2.5, "c": [0, 0.001, 19.99, 1e10, 1.5E-7, 123456789012345]}`: true,
+		`{"s": "9007199254740993 in a string, \" 1.00000000000000001"}`:              true,
+		`-0`: true, `0.0`: true, `1e290`: true, `1e-290`: true, `0.00001e-285`: true,
+		`9007199254740993`: false, `1234567890123456`: false, `3.0000000000000001`: false,
+		`1e291`: false, `1e-291`: false, `0.0001e-288`: false, `[1, 2, 1e400]`: false,
+		`{"price": 0.1000000000000000055511151231257827}`: false,
+	} {
+		assert.Equal(t, want, shortNumbers([]byte(js)), js)
+	}
+}
+
+// TestShortNumbersValidateAlike: for JSON whose numbers ShortNumbers
+// accepts, the schema validator judges the float64 decoding exactly as it
+// judges the json.Number one, on every keyword that reads a number's value.
+func TestShortNumbersValidateAlike(t *testing.T) {
+	literals := []string{"0", "-0", "3", "3.0", "3.5", "19.99", "20", "0.1", "0.3", "0.30000000000000004", "1e2", "100",
+		"-7.25", "123456789012345", "0.000001", "1e-7", "2.5e3", "99.999999999999", "4503599627370497",
+		"3.0000000000000001", "19.990000000000001", "9007199254740993"}
+	schemas := []string{
+		`{"type": "integer"}`, `{"minimum": 3}`, `{"maximum": 19.99}`, `{"exclusiveMinimum": 0.1}`,
+		`{"exclusiveMaximum": 100}`, `{"multipleOf": 0.01}`, `{"multipleOf": 0.1}`, `{"multipleOf": 3}`,
+		`{"const": 19.99}`, `{"const": 0.3}`, `{"enum": [3, 0.1, 100, 1e-7]}`, `{"minimum": 0.30000000000000004}`,
+		`{"type": "array", "uniqueItems": true}`,
+	}
+	for _, st := range schemas {
+		sch, err := compileSchema(st)
+		require.NoError(t, err, st)
+		for _, lit := range literals {
+			for _, js := range []string{lit, "[" + lit + ", 3]"} {
+				p := &parsed{found: jsonx.Found{JSON: []byte(js)}}
+				if !p.ShortNumbers() {
+					continue
+				}
+				plain, err := p.Plain()
+				require.NoError(t, err)
+				exact, err := p.Exact()
+				require.NoError(t, err)
+				assert.Equal(t, sch.Validate(exact) == nil, sch.Validate(plain) == nil, "%s on %s", st, js)
+			}
+		}
+	}
+}
