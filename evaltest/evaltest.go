@@ -29,7 +29,8 @@ type T struct {
 
 	mode    golden.Mode // see WithMode
 	modeSet bool
-	rec     recording // the judge's recording, see recorder
+	rec     recording     // the judge's recording, see recorder
+	limiter *JudgeLimiter // see WithJudgeLimiter
 
 	mu        sync.Mutex
 	artifacts map[*evalkit.Transcript]string // transcripts written, by path

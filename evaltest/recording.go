@@ -110,7 +110,7 @@ func (t *T) recorder() (*golden.Recorder, error) {
 			return
 		}
 		path := filepath.Join("testdata", "evalkit", fileName(t.rec.test)+".judge.json")
-		t.rec.rec, t.rec.err = sharedRecorder(path, mode, t.judge)
+		t.rec.rec, t.rec.err = sharedRecorder(path, mode, t.limited(t.judge)) // live calls wait for the limiter (limit.go)
 		if t.rec.err != nil {
 			return
 		}
@@ -208,7 +208,7 @@ func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.
 		return evalkit.Verdict{}, err
 	}
 	if rec == nil {
-		return s.t.judge.Judge(ctx, req)
+		return s.t.limited(s.t.judge).Judge(ctx, req) // see limit.go
 	}
 	v, origin, err := rec.JudgeOrigin(ctx, req)
 	s.mu.Lock()
