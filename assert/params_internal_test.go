@@ -2,7 +2,9 @@ package assert
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,4 +28,23 @@ func TestPlainParamsConvertsOnlyWhatNeedsIt(t *testing.T) {
 	var pe *ParamError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "bad", pe.Param)
+}
+
+// TestPlainToolName: the ASCII fast path of toolNameProblem says nothing
+// only where the full rules say nothing.
+func TestPlainToolName(t *testing.T) {
+	for _, n := range []string{"issue_refund", "get-order.v2", "A", "x\ty", " a", "a ", "a b", "", "\x7f", "caf\u00e9", "zero\u200bwidth", "nbsp\u00a0", "soft\u00adhyphen", "\x00"} {
+		full := ""
+		switch {
+		case n == "":
+			full = "empty"
+		case strings.TrimSpace(n) != n || strings.IndexFunc(n, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) >= 0:
+			full = "space or invisible"
+		}
+		if plainName(n) {
+			assert.Empty(t, full, "%q", n)
+			assert.Empty(t, toolNameProblem(n), "%q", n)
+		}
+		assert.Equal(t, full == "", toolNameProblem(n) == "", "%q", n)
+	}
 }
