@@ -11,6 +11,7 @@ import (
 	jmespath "github.com/jmespath-community/go-jmespath/pkg/api"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/internal/benchdata"
 )
@@ -115,28 +116,30 @@ var parseOnceQueries = []struct {
 func BenchmarkJSONPathParseOnce(b *testing.B) {
 	ctx := context.Background()
 	runs := chainRuns(b)
-	b.Run("baseline=unmarshal+10compiled", func(b *testing.B) {
-		compiled := make([]jmespath.JMESPath, len(parseOnceQueries))
-		for i, q := range parseOnceQueries {
-			var err error
-			if compiled[i], err = jmespath.Compile(q.expr); err != nil {
-				b.Fatal(err)
+	compiled := make([]jmespath.JMESPath, len(parseOnceQueries))
+	for i, q := range parseOnceQueries {
+		var err error
+		if compiled[i], err = jmespath.Compile(q.expr); err != nil {
+			b.Fatal(err)
+		}
+	}
+	baseline := func(b *testing.B, tr *evalkit.Transcript) {
+		var data any
+		if err := json.Unmarshal([]byte(tr.Messages[len(tr.Messages)-1].Content), &data); err != nil {
+			b.Fatal(err)
+		}
+		for j, q := range compiled {
+			got, err := q.Search(data)
+			if err != nil || got != parseOnceQueries[j].want {
+				b.Fatal(parseOnceQueries[j].expr, got, err)
 			}
 		}
+	}
+	b.Run("baseline=unmarshal+10compiled", func(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			tr := runs[i%len(runs)]
-			var data any
-			if err := json.Unmarshal([]byte(tr.Messages[len(tr.Messages)-1].Content), &data); err != nil {
-				b.Fatal(err)
-			}
-			for j, q := range compiled {
-				got, err := q.Search(data)
-				if err != nil || got != parseOnceQueries[j].want {
-					b.Fatal(parseOnceQueries[j].expr, got, err)
-				}
-			}
+			baseline(b, runs[i%len(runs)])
 			i++
 		}
 	})
@@ -144,18 +147,28 @@ func BenchmarkJSONPathParseOnce(b *testing.B) {
 	for i, q := range parseOnceQueries {
 		checks[i] = assert.JSONPath{Expression: q.expr, Expected: q.want}
 	}
+	tenChecks := func(b *testing.B, tr *evalkit.Transcript) {
+		for _, c := range checks {
+			if res, err := c.Check(ctx, tr); err != nil || !res.Passed {
+				b.Fatal(res.Summary, err)
+			}
+		}
+	}
 	b.Run("json_path×10", func(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			tr := runs[i%len(runs)]
-			for _, c := range checks {
-				if res, err := c.Check(ctx, tr); err != nil || !res.Passed {
-					b.Fatal(res.Summary, err)
-				}
-			}
+			tenChecks(b, runs[i%len(runs)])
 			i++
 		}
+	})
+	b.Run("paired/json_path×10", func(b *testing.B) {
+		i := 0
+		ratio := benchdata.Paired(b, func() { baseline(b, runs[i%len(runs)]) }, func() {
+			tenChecks(b, runs[i%len(runs)])
+			i++
+		})
+		b.ReportMetric(ratio, "x-baseline")
 	})
 }
 
@@ -171,53 +184,68 @@ func BenchmarkJSONSchemaVsValidateOnly(b *testing.B) {
 	ctx := context.Background()
 	runs := chainRuns(b)
 	schema := benchdata.Schema()
+	text, err := json.Marshal(schema)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("schema.json", doc); err != nil {
+		b.Fatal(err)
+	}
+	sch, err := c.Compile("schema.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	validate := func(b *testing.B, tr *evalkit.Transcript) {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(tr.Messages[len(tr.Messages)-1].Content))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sch.Validate(v); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.Run("baseline=validate-only", func(b *testing.B) {
-		text, err := json.Marshal(schema)
-		if err != nil {
-			b.Fatal(err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
-		if err != nil {
-			b.Fatal(err)
-		}
-		c := jsonschema.NewCompiler()
-		c.AssertFormat()
-		if err := c.AddResource("schema.json", doc); err != nil {
-			b.Fatal(err)
-		}
-		sch, err := c.Compile("schema.json")
-		if err != nil {
-			b.Fatal(err)
-		}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			tr := runs[i%len(runs)]
-			v, err := jsonschema.UnmarshalJSON(strings.NewReader(tr.Messages[len(tr.Messages)-1].Content))
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := sch.Validate(v); err != nil {
-				b.Fatal(err)
-			}
+			validate(b, runs[i%len(runs)])
 			i++
 		}
 	})
 	check := assert.JSONSchema{Schema: schema}
+	run := func(b *testing.B, mode string, i int) {
+		tr := runs[0]
+		if mode == "fresh" {
+			tr = runs[i%len(runs)]
+		}
+		if res, err := check.Check(ctx, tr); err != nil || !res.Passed {
+			b.Fatal(res.Summary, err)
+		}
+	}
 	for _, mode := range []string{"fresh", "repeated"} {
 		b.Run("json_schema_"+mode, func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				tr := runs[0]
-				if mode == "fresh" {
-					tr = runs[i%len(runs)]
-				}
-				if res, err := check.Check(ctx, tr); err != nil || !res.Passed {
-					b.Fatal(res.Summary, err)
-				}
+				run(b, mode, i)
 				i++
 			}
+		})
+	}
+	for _, mode := range []string{"fresh", "repeated"} {
+		b.Run("paired/json_schema_"+mode, func(b *testing.B) {
+			i := 0
+			ratio := benchdata.Paired(b, func() { validate(b, runs[i%len(runs)]) }, func() {
+				run(b, mode, i)
+				i++
+			})
+			b.ReportMetric(ratio, "x-baseline")
 		})
 	}
 }

@@ -80,19 +80,52 @@ func BenchmarkChainVsHandWritten(b *testing.B) {
 			i++
 		}
 	})
+	checks := chainChecks(b)
+	runChecks := func(b *testing.B, tr *evalkit.Transcript) {
+		for _, c := range checks {
+			res, err := c.Check(ctx, tr)
+			if err != nil || !res.Passed {
+				b.Fatal(res.Summary, err)
+			}
+		}
+	}
 	b.Run("assert.Check", func(b *testing.B) {
-		checks := chainChecks(b)
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			tr := runs[i%len(runs)]
-			for _, c := range checks {
-				res, err := c.Check(ctx, tr)
-				if err != nil || !res.Passed {
-					b.Fatal(res.Summary, err)
+			runChecks(b, runs[i%len(runs)])
+			i++
+		}
+	})
+	// The same, each iteration running the baseline then the chain on one
+	// answer: x-baseline is the chain's time over the baseline's, measured
+	// side by side (benchdata.Paired).
+	b.Run("paired/assert.Check", func(b *testing.B) {
+		i := 0
+		ratio := benchdata.Paired(b, func() {
+			if err := benchdata.HandWritten(runs[i%len(runs)]); err != nil {
+				b.Fatal(err)
+			}
+		}, func() {
+			runChecks(b, runs[i%len(runs)])
+			i++
+		})
+		b.ReportMetric(ratio, "x-baseline")
+	})
+	b.Run("paired/assert.Eval", func(b *testing.B) {
+		i := 0
+		ratio := benchdata.Paired(b, func() {
+			if err := benchdata.HandWritten(runs[i%len(runs)]); err != nil {
+				b.Fatal(err)
+			}
+		}, func() {
+			for _, s := range specs {
+				if res, err := assert.Eval(ctx, s.Type, runs[i%len(runs)], s.Params); err != nil || !res.Passed {
+					b.Fatal(s.Type, res.Summary, err)
 				}
 			}
 			i++
-		}
+		})
+		b.ReportMetric(ratio, "x-baseline")
 	})
 }

@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -307,4 +308,29 @@ func handSchema(doc map[string]any) error {
 		return errors.New("passengers")
 	}
 	return nil
+}
+
+// Looper is what Paired needs of a *testing.B (this package does not
+// import testing: only evaltest does).
+type Looper interface{ Loop() bool }
+
+// Paired runs baseline then candidate once per iteration of b.Loop, timing
+// each, and returns the candidate's total time over the baseline's: a
+// ratio measured with the two side by side, microseconds apart, so a
+// machine busy with other work slows both alike. Report it with
+// b.ReportMetric(ratio, "x-baseline").
+func Paired(b Looper, baseline, candidate func()) float64 {
+	var base, cand time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		baseline()
+		t1 := time.Now()
+		candidate()
+		cand += time.Since(t1)
+		base += t1.Sub(t0)
+	}
+	if base <= 0 {
+		return 0
+	}
+	return float64(cand) / float64(base)
 }
