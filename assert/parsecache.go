@@ -167,6 +167,13 @@ var parseCache struct {
 	head  int
 	n     int
 	bytes int // of the texts in m
+
+	// The entry found or added last, and its key: the checks of one
+	// output ask for it one after another, and comparing a key with the
+	// same string is a pointer comparison, where a map lookup hashes the
+	// whole text.
+	lastKey parsedKey
+	last    *parsed
 }
 
 // parseOutput returns what text holds in mode, from the cache when it has
@@ -178,7 +185,13 @@ func parseOutput(text string, mode jsonx.Mode) *parsed {
 	k := parsedKey{text, mode}
 	c := &parseCache
 	c.Lock()
+	if c.last != nil && c.lastKey == k {
+		p := c.last
+		c.Unlock()
+		return p
+	}
 	if p, ok := c.m[k]; ok {
+		c.lastKey, c.last = k, p
 		c.Unlock()
 		return p
 	}
@@ -189,6 +202,7 @@ func parseOutput(text string, mode jsonx.Mode) *parsed {
 	c.Lock()
 	defer c.Unlock()
 	if old, ok := c.m[k]; ok {
+		c.lastKey, c.last = k, old
 		return old
 	}
 	if c.m == nil {
@@ -201,8 +215,12 @@ func parseOutput(text string, mode jsonx.Mode) *parsed {
 		c.n--
 		delete(c.m, oldest)
 		c.bytes -= len(oldest.text)
+		if c.last != nil && c.lastKey == oldest {
+			c.lastKey, c.last = parsedKey{}, nil
+		}
 	}
 	c.m[k] = p
+	c.lastKey, c.last = k, p
 	c.ring[(c.head+c.n)%maxParsedEntries] = k
 	c.n++
 	c.bytes += len(text)
