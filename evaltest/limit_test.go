@@ -185,3 +185,23 @@ func TestJudgeLimitReplayDoesNotWait(t *testing.T) {
 		close(hold)
 	})
 }
+
+// judgeLimit is one limiter for every test of the package: four judge
+// calls in flight at most, 6000 started a minute at most (one every 10 ms).
+var judgeLimit = evaltest.NewJudgeLimiter(4, 6000)
+
+func ExampleWithJudgeLimiter() {
+	judge := &inFlight{j: judgefake.Slow(200*time.Millisecond, judgefake.Pass())}
+	var wg sync.WaitGroup
+	for range 12 { // twelve parallel tests, each with its own T
+		wg.Go(func() {
+			// In a test: evaltest.New(t, evaltest.WithJudge(judge), evaltest.WithJudgeLimiter(judgeLimit)).
+			et := evaltest.New(printingTB{}, evaltest.WithJudge(judge), evaltest.WithJudgeLimiter(judgeLimit))
+			et.Expect(nineMessages()).Judge("Confirms the refund")
+		})
+	}
+	wg.Wait()
+	fmt.Println(judgeLimit, "→ calls:", judge.calls.Load(), "most at once:", judge.most.Load())
+	// Output:
+	// 4 in flight, 6000/min → calls: 12 most at once: 4
+}
