@@ -83,8 +83,14 @@ func (e *Expectation) report(label string, c assert.Check) {
 // reportCall is report for a fluent method: the label is the call
 // name(args...), rendered only when something shows it (see reportLazy).
 func (e *Expectation) reportCall(c assert.Check, name string, args ...any) {
+	res, err := runCheck(e.t.tb.Context(), c, e.tr)
+	if err == nil && res.Passed && e.t.resultsWriter() == nil {
+		return // nothing shows a passing check with no results file to write
+	}
+	// Marked here rather than on entry, as in reportLazy: nothing above
+	// reports.
 	e.t.tb.Helper()
-	e.reportLazy(func() string { return call(name, args...) }, c, nil)
+	e.settle(call(name, args...), c, res, err, nil)
 }
 
 // reportLazy is reportJudged with the label rendered only when something
@@ -92,11 +98,14 @@ func (e *Expectation) reportCall(c assert.Check, name string, args ...any) {
 // rendering a label's arguments (a schema, expected arguments, as JSON)
 // cost more than a passing check.
 func (e *Expectation) reportLazy(label func() string, c assert.Check, step *stepJudge) {
-	e.t.tb.Helper()
 	res, err := runCheck(e.t.tb.Context(), c, e.tr)
 	if err == nil && res.Passed && !step.asked() && e.t.resultsWriter() == nil {
 		return // nothing shows a passing check that asked no judge and has no results file to write
 	}
+	// The frame is marked a helper once it will report, not on entry: a
+	// passing check reports nothing, and Helper (a walk of the stack) cost
+	// a tenth of a passing check. Nothing above this line reports.
+	e.t.tb.Helper()
 	e.settle(label(), c, res, err, step)
 }
 

@@ -40,21 +40,49 @@ func BenchmarkChainVsHandWritten(b *testing.B) {
 			i++
 		}
 	})
+	evalChain := func(et *evaltest.T, tr *evalkit.Transcript) {
+		e := et.Expect(tr)
+		for _, s := range specs {
+			e.Eval(s.Type, s.Params)
+		}
+		if !e.OK() {
+			panic("the chain failed")
+		}
+	}
 	b.Run("evaltest.Eval", func(b *testing.B) {
 		et := evaltest.New(b)
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			e := et.Expect(runs[i%len(runs)])
-			for _, s := range specs {
-				e.Eval(s.Type, s.Params)
-			}
-			if !e.OK() {
-				b.Fatal("the chain failed")
-			}
+			evalChain(et, runs[i%len(runs)])
 			i++
 		}
 	})
+	// Each iteration the baseline then the chain on one answer: x-baseline
+	// is the chain's time over the baseline's, side by side
+	// (benchdata.Paired).
+	for _, c := range []struct {
+		name  string
+		chain func(et *evaltest.T, tr *evalkit.Transcript)
+	}{
+		{"evaltest.fluent", func(et *evaltest.T, tr *evalkit.Transcript) { fluentChain(et, tr, schema) }},
+		{"evaltest.Eval", evalChain},
+	} {
+		chain := c.chain
+		b.Run("paired/"+c.name, func(b *testing.B) {
+			et := evaltest.New(b)
+			i := 0
+			ratio := benchdata.Paired(b, func() {
+				if err := benchdata.HandWritten(runs[i%len(runs)]); err != nil {
+					b.Fatal(err)
+				}
+			}, func() {
+				chain(et, runs[i%len(runs)])
+				i++
+			})
+			b.ReportMetric(ratio, "x-baseline")
+		})
+	}
 }
 
 // fluentChain is benchdata.Chain as a test writes it with evaltest.
