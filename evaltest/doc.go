@@ -69,10 +69,10 @@
 //	hint: EVALKIT_MODE=refresh go test -run '^TestRefund$'   # re-judge against the live judge
 //
 // Parallel tests share a judge's rate limits: a JudgeLimiter bounds the
-// judge calls of every T given it (WithJudgeLimiter) to MaxInFlight at once
-// and PerMinute started a minute; EVALKIT_JUDGE_CONCURRENCY and
-// EVALKIT_JUDGE_RPM set one for the whole test binary. Replayed verdicts
-// never wait:
+// judge calls of every T given it (WithJudgeLimiter) to a number in flight
+// and a number started a minute; without one, EVALKIT_JUDGE_CONCURRENCY
+// (calls in flight) and EVALKIT_JUDGE_RPM (calls started a minute) set one
+// for the whole test binary. Replayed verdicts never wait:
 //
 //	var judgeLimit = evaltest.NewJudgeLimiter(8, 500) // 8 in flight, 500 a minute
 //

@@ -12,11 +12,12 @@ import (
 	"github.com/evalkit-go/evalkit"
 )
 
-// JudgeLimiter bounds the judge calls evaltest makes: at most MaxInFlight
-// at once, and at most PerMinute started in any minute. Give one to every
-// T that should share it (WithJudgeLimiter), typically one per test
-// binary in a package-level variable, so parallel tests, subtests, case
-// files and Repeats draw on one budget:
+// JudgeLimiter bounds the judge calls evaltest makes: at most maxInFlight
+// at once, and at most perMinute started in any minute (NewJudgeLimiter's
+// arguments). Give one to every T that should share it
+// (WithJudgeLimiter), typically one per test binary in a package-level
+// variable, so parallel tests, subtests, case files and Repeats draw on
+// one budget:
 //
 //	var judgeLimit = evaltest.NewJudgeLimiter(8, 500) // 8 in flight, 500 a minute
 //
@@ -27,22 +28,24 @@ import (
 //	}
 //
 // Without WithJudgeLimiter, a T uses the process-wide limiter the
-// environment sets: EVALKIT_JUDGE_CONCURRENCY (calls in flight, a whole
-// number ≥ 1) and EVALKIT_JUDGE_RPM (calls started a minute, a number >
-// 0); unset, nothing is bounded. "Process-wide" is one test binary: go
-// test ./... runs one binary per package, up to -p of them at once, each
-// with its own limiter — divide the provider's limits among them, or run
-// with -p 1.
+// environment sets, read once per test binary: EVALKIT_JUDGE_CONCURRENCY
+// (calls in flight, a whole number ≥ 1) and EVALKIT_JUDGE_RPM (calls
+// started a minute, a number > 0, fractions allowed); either may be set
+// alone, and with neither nothing is bounded. A value that does not parse
+// makes each call it would bound an error naming the variable, never an
+// unbounded call. "Process-wide" is one test binary: go test ./... runs one
+// binary per package, up to -p of them at once, each with its own limiter
+// — divide the provider's limits among them, or run with -p 1.
 //
 // What is bounded is every call evaltest makes to the judge WithJudge
 // gave: a fake's, a live judge's in ModeLive, and, for a recorded judge,
 // the calls its recording cannot answer (record and refresh modes). A
-// replayed verdict never waits. A *golden.Recorder of the
-// user's own answers as it is: evaltest bounds none of its calls (bound
-// the live judge you gave it yourself).
+// replayed verdict never waits. A *golden.Recorder given to WithJudge is
+// the user's own and is used as it is: evaltest bounds none of its calls
+// (bound the live judge inside it yourself).
 //
-// Calls start in the order they ask, PerMinute spaced evenly (one every
-// 60 s / PerMinute, no burst): providers enforce a per-minute limit over
+// Calls start in the order they ask, perMinute spaced evenly (one every
+// 60 s / perMinute, no burst): providers enforce a per-minute limit over
 // shorter windows too. A call waiting for its turn returns when its
 // context ends (the test's, or the step's deadline), with an error
 // wrapping the context's; it is then not charged. A JudgeLimiter is safe
