@@ -3,7 +3,7 @@ GO        ?= go
 GOTESTSUM  = $(GO) tool -modfile=tools/go.mod gotestsum
 PKGS       = ./...
 
-.PHONY: test race record demo lint bench cover report
+.PHONY: test race record demo lint bench bench-all buildcost cover report
 
 ## test: lint, then every test of every package (the CI command)
 test: lint
@@ -32,9 +32,27 @@ lint:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-## bench: every benchmark once, with allocations
+## bench: issue 8's benchmarks beside their baselines, $(BENCH_COUNT) runs of -count=1 (so the i-th results of a
+## benchmark and its baseline are minutes closer than -count=n would put them), into bench.txt, then the ratios (BENCHMARKS.md)
+BENCH_COUNT ?= 5
+BENCH       = for i in $$(seq $(BENCH_COUNT)); do $(GO) test -run '^$$' -benchmem -count=1
 bench:
+	@rm -f bench.txt
+	@echo "go test -bench ... >> bench.txt (a few minutes)"
+	$(BENCH) -benchtime=0.3s -bench 'ChainVsHandWritten|JSONPathParseOnce|JSONSchemaVsValidateOnly' ./assert ./evaltest || exit 1; done >> bench.txt
+	$(BENCH) -benchtime=2000x -bench 'ReplayVsFixedFake' ./golden || exit 1; done >> bench.txt
+	$(BENCH) -benchtime=1s -bench '^BenchmarkLoad$$' ./golden || exit 1; done >> bench.txt
+	$(BENCH) -benchtime=1x -bench 'JudgeThroughput' ./evaltest || exit 1; done >> bench.txt
+	$(BENCH) -benchtime=0.5s -bench '^BenchmarkScale$$' . || exit 1; done >> bench.txt
+	$(GO) run ./internal/cmd/benchratio bench.txt
+
+## bench-all: every benchmark of every package once, with allocations
+bench-all:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+## buildcost: the cold compile of a user's test package importing evaltest and openaijudge (empty GOCACHE), and its modules
+buildcost:
+	$(GO) run ./internal/cmd/buildcost
 
 ## cover: coverage profile and per-function summary
 cover:

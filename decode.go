@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // DecodeError reports input that is not a transcript evalkit can read. Its
@@ -427,11 +428,35 @@ func rawString(raw json.RawMessage, at *loc) (string, error) {
 	if firstByte(raw) != '"' {
 		return "", errAt(at, "want a string, got %s", rawKind(raw))
 	}
+	if s, ok := plainString(raw); ok {
+		return s, nil
+	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", errAt(at, "invalid JSON string: %v", err)
 	}
 	return s, nil
+}
+
+// plainString reads a JSON string that needs no unescaping — quotes at
+// both ends, no backslash, quote or control character between them, valid
+// UTF-8 — as encoding/json would, without its reflection: the decoders
+// read every field of every message through rawString.
+func plainString(raw json.RawMessage) (string, bool) {
+	n := len(raw)
+	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : n-1]
+	for _, c := range body {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false // encoding/json writes U+FFFD for what is not UTF-8
+	}
+	return string(body), true
 }
 
 // dupKeys rejects an object that gives a key twice with different values:

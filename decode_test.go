@@ -411,3 +411,15 @@ func TestDecodeMediaParts(t *testing.T) {
 	}, tr.Messages[0].Parts)
 	assert.Equal(t, &evalkit.Usage{InputTokens: 10, OutputTokens: 3, CostUSD: 0.0001}, tr.Messages[1].Usage)
 }
+
+// TestPlainStringAsEncodingJSON: the decoders' fast reading of a JSON
+// string gives what encoding/json gives, and leaves it what needs it.
+func TestPlainStringAsEncodingJSON(t *testing.T) {
+	for _, raw := range []string{`""`, `"refund"`, `"Rückerstattung 42 €"`, `"a\"b"`, `"tab\tx"`, `"\u00e9"`, "\"bad \xff utf-8\"", `"back\\slash"`, `"<html> & 'x'"`} {
+		var want string
+		require.NoError(t, json.Unmarshal([]byte(raw), &want), raw)
+		got, err := evalkit.Decode([]byte(`[{"role": "user", "content": ` + raw + `}]`))
+		require.NoError(t, err, raw)
+		assert.Equal(t, want, got.Messages[0].Content, raw)
+	}
+}

@@ -449,15 +449,24 @@ func sumLatency(msgs []Message) (total float64, ok bool) {
 // takes the earliest unanswered call of all, which is the oldest of its
 // id's (the first), as is the earliest unanswered call without an id.
 func linkToolCalls(msgs []Message, offset int) (calls []ToolCall, orphans []ToolResult) {
-	n := 0
+	n, answers := 0, 0
 	for _, m := range msgs {
-		if m.Role == RoleAssistant {
+		switch m.Role {
+		case RoleAssistant:
 			n += len(m.ToolCalls)
+		case RoleTool:
+			answers++
 		}
 	}
+	if n == 0 && answers == 0 {
+		return nil, nil
+	}
 	calls = make([]ToolCall, 0, n)
-	open := map[string][]int{} // id -> unanswered calls with that id, oldest first
-	byOrder := 0               // every call before this index has a result
+	// The results live in one array, made once: at most one per tool
+	// message, so appending never moves the ones calls point to.
+	results := make([]ToolResult, 0, min(answers, n))
+	open := make(map[string][]int, min(n, 64)) // id -> unanswered calls with that id, oldest first
+	byOrder := 0                               // every call before this index has a result
 	for k, m := range msgs {
 		switch m.Role {
 		case RoleAssistant:
@@ -494,7 +503,8 @@ func linkToolCalls(msgs []Message, offset int) (calls []ToolCall, orphans []Tool
 			if res.Name == "" {
 				res.Name = calls[i].Name
 			}
-			calls[i].Result = &res
+			results = append(results, res)
+			calls[i].Result = &results[len(results)-1]
 		}
 	}
 	if len(calls) == 0 {

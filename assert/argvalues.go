@@ -536,6 +536,9 @@ func project(want, got any) any {
 // jsonValue renders a JSON-shaped value compactly (keys sorted, no HTML
 // escaping), bounded to about max bytes.
 func jsonValue(v any, max int) string {
+	if s, ok := plainScalar(v); ok {
+		return textnorm.Excerpt(s, max)
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -543,6 +546,32 @@ func jsonValue(v any, max int) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return textnorm.Excerpt(strings.TrimSuffix(b.String(), "\n"), max)
+}
+
+// plainScalar renders the scalars every passing check's summary quotes
+// without encoding/json's reflection: null, booleans, whole numbers below
+// 10^15 and strings of printable ASCII other than '"' and '\\' (which
+// need no escape), each as encoding/json writes it. ok is false for
+// anything else.
+func plainScalar(v any) (string, bool) {
+	switch v := v.(type) {
+	case nil:
+		return "null", true
+	case bool:
+		return strconv.FormatBool(v), true
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1e15 && !(v == 0 && math.Signbit(v)) {
+			return strconv.FormatInt(int64(v), 10), true
+		}
+	case string:
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+				return "", false
+			}
+		}
+		return `"` + v + `"`, true
+	}
+	return "", false
 }
 
 // extra counts, for exact matching, each key of got that want lacks, in

@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/evalkit-go/evalkit"
-	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/query"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
@@ -237,8 +236,8 @@ func (c Equals) Check(_ context.Context, tr *evalkit.Transcript) (Result, error)
 	}
 	if plan.json {
 		return eachJSON("equals", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "equal the expected value",
-			func(_ output, found jsonx.Found) (Result, error) {
-				data, err := decodeJSON(found.JSON)
+			func(_ output, p *parsed) (Result, error) {
+				data, err := p.Plain()
 				if err != nil {
 					return Result{}, err
 				}

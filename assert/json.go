@@ -46,7 +46,7 @@ func readJSONSource(p *params) (allowWrapped, extractJSON bool, scope Scope, err
 // the messages' results; passNoun says what they all do when they pass
 // ("hold valid JSON").
 func eachJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode, passNoun string,
-	judge func(o output, found jsonx.Found) (Result, error)) (Result, error) {
+	judge func(o output, p *parsed) (Result, error)) (Result, error) {
 	scope = scope.or(Turn)
 	outs, err := outputs(check, tr, scope)
 	if err != nil {
@@ -60,12 +60,12 @@ func eachJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode
 	}
 	results := make([]Result, len(outs))
 	for i, o := range outs {
-		found, xerr := jsonx.Extract(o.text, mode)
-		if xerr != nil {
-			results[i] = notJSON(o, xerr, mode)
+		p := parseOutput(o.text, mode)
+		if p.err != nil {
+			results[i] = notJSON(o, p.err, mode)
 			continue
 		}
-		if results[i], err = judge(o, found); err != nil {
+		if results[i], err = judge(o, p); err != nil {
 			if pe := (*ParamError)(nil); errors.As(err, &pe) {
 				return Result{}, err // the check's parameters are at fault, not this message
 			}
@@ -207,7 +207,7 @@ func buildJSONValid(p *params) (Check, error) {
 // Check implements Check.
 func (c JSONValid) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
 	return eachJSON("json_valid", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "hold valid JSON",
-		func(_ output, found jsonx.Found) (Result, error) {
-			return pass(1, "valid JSON in "+found.From), nil
+		func(_ output, p *parsed) (Result, error) {
+			return pass(1, "valid JSON in "+p.found.From), nil
 		})
 }

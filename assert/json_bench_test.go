@@ -1,12 +1,19 @@
 package assert_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
+	jmespath "github.com/jmespath-community/go-jmespath/pkg/api"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/benchdata"
 )
 
 // jsonBenchOutputs are the answers the JSON-check benchmarks read: a small
@@ -79,4 +86,166 @@ func BenchmarkChecksFieldPresenceManyFields(b *testing.B) {
 		fields = append(fields, fmt.Sprintf("items[%d].sku", i%2))
 	}
 	benchJSONCheck(b, assert.FieldPresence{Fields: fields, ExtractJSON: true})
+}
+
+// parseOnceQueries are ten json_path checks on one answer, as a test
+// asserting on several fields of an agent's JSON writes them.
+var parseOnceQueries = []struct {
+	expr string
+	want any
+}{
+	{"reservation.reservation_id", "FQ8APE"},
+	{"reservation.user_id", "omar_rossi_1241"},
+	{"reservation.origin", "EWR"},
+	{"reservation.destination", "ORD"},
+	{"reservation.cabin", "basic_economy"},
+	{"reservation.total_baggages", 3.0},
+	{"reservation.flights[0].flight_number", "HAT056"},
+	{"length(reservation.flights)", 2.0},
+	{"reservation.passengers[0].last_name", "Rossi"},
+	{"status", "updated"},
+}
+
+// BenchmarkJSONPathParseOnce runs ten json_path checks on one answer (a
+// real τ-bench reservation, 1.6 KB of JSON) against the baseline of one
+// json.Unmarshal and the ten expressions compiled once with the JMESPath
+// library itself: the checks share one parse of the answer (the parse
+// cache) and one compilation of each expression (the query cache). Each
+// iteration reads another answer, so the parse is never the previous
+// iteration's. The target is ≤ 1.3× the baseline.
+func BenchmarkJSONPathParseOnce(b *testing.B) {
+	ctx := context.Background()
+	runs := chainRuns(b)
+	compiled := make([]jmespath.JMESPath, len(parseOnceQueries))
+	for i, q := range parseOnceQueries {
+		var err error
+		if compiled[i], err = jmespath.Compile(q.expr); err != nil {
+			b.Fatal(err)
+		}
+	}
+	baseline := func(b *testing.B, tr *evalkit.Transcript) {
+		var data any
+		if err := json.Unmarshal([]byte(tr.Messages[len(tr.Messages)-1].Content), &data); err != nil {
+			b.Fatal(err)
+		}
+		for j, q := range compiled {
+			got, err := q.Search(data)
+			if err != nil || got != parseOnceQueries[j].want {
+				b.Fatal(parseOnceQueries[j].expr, got, err)
+			}
+		}
+	}
+	b.Run("baseline=unmarshal+10compiled", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			baseline(b, runs[i%len(runs)])
+			i++
+		}
+	})
+	checks := make([]assert.Check, len(parseOnceQueries))
+	for i, q := range parseOnceQueries {
+		checks[i] = assert.JSONPath{Expression: q.expr, Expected: q.want}
+	}
+	tenChecks := func(b *testing.B, tr *evalkit.Transcript) {
+		for _, c := range checks {
+			if res, err := c.Check(ctx, tr); err != nil || !res.Passed {
+				b.Fatal(res.Summary, err)
+			}
+		}
+	}
+	b.Run("json_path×10", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			tenChecks(b, runs[i%len(runs)])
+			i++
+		}
+	})
+	b.Run("paired/json_path×10", func(b *testing.B) {
+		i := 0
+		ratio := benchdata.Paired(b, func() { baseline(b, runs[i%len(runs)]) }, func() {
+			tenChecks(b, runs[i%len(runs)])
+			i++
+		})
+		b.ReportMetric(ratio, "x-baseline")
+	})
+}
+
+// BenchmarkJSONSchemaVsValidateOnly runs one json_schema check (the
+// schema a Go map, as tests write it) on the τ-bench answer against the
+// baseline of validating alone: the schema compiled once by
+// santhosh-tekuri/jsonschema, then per iteration the answer decoded and
+// validated. "fresh" reads another answer each iteration (it is decoded
+// each time, as in the baseline); "repeated" checks one answer again, as a
+// Repeat or a second schema on one output does. The target is ≤ 1.2× the
+// baseline.
+func BenchmarkJSONSchemaVsValidateOnly(b *testing.B) {
+	ctx := context.Background()
+	runs := chainRuns(b)
+	schema := benchdata.Schema()
+	text, err := json.Marshal(schema)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("schema.json", doc); err != nil {
+		b.Fatal(err)
+	}
+	sch, err := c.Compile("schema.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	validate := func(b *testing.B, tr *evalkit.Transcript) {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(tr.Messages[len(tr.Messages)-1].Content))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sch.Validate(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("baseline=validate-only", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			validate(b, runs[i%len(runs)])
+			i++
+		}
+	})
+	check := assert.JSONSchema{Schema: schema}
+	run := func(b *testing.B, mode string, i int) {
+		tr := runs[0]
+		if mode == "fresh" {
+			tr = runs[i%len(runs)]
+		}
+		if res, err := check.Check(ctx, tr); err != nil || !res.Passed {
+			b.Fatal(res.Summary, err)
+		}
+	}
+	for _, mode := range []string{"fresh", "repeated"} {
+		b.Run("json_schema_"+mode, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				run(b, mode, i)
+				i++
+			}
+		})
+	}
+	for _, mode := range []string{"fresh", "repeated"} {
+		b.Run("paired/json_schema_"+mode, func(b *testing.B) {
+			i := 0
+			ratio := benchdata.Paired(b, func() { validate(b, runs[i%len(runs)]) }, func() {
+				run(b, mode, i)
+				i++
+			})
+			b.ReportMetric(ratio, "x-baseline")
+		})
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/evalkit-go/evalkit"
-	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/query"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
@@ -221,8 +220,8 @@ func (c JSONPath) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 		return Result{}, err
 	}
 	return eachJSON("json_path", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "pass",
-		func(_ output, found jsonx.Found) (Result, error) {
-			data, err := decodeJSON(found.JSON)
+		func(_ output, p *parsed) (Result, error) {
+			data, err := p.Plain()
 			if err != nil {
 				return Result{}, err
 			}
@@ -242,17 +241,21 @@ func (c JSONPath) judge(got, want any, contains []any) Result {
 	var fails []string
 	met, total := 0, 0
 	diff := ""
-	check := func(ok bool, why string) {
+	// why is rendered only for a constraint that fails: quoting the
+	// values costs more than the check on a passing one.
+	check := func(ok bool, why func() string) {
 		total++
 		if ok {
 			met++
 		} else {
-			fails = append(fails, why)
+			fails = append(fails, why())
 		}
 	}
 	if c.Expected != nil || c.ExpectNull {
-		ok := cmp.Equal(want, got)
-		check(ok, fmt.Sprintf("got %s, want %s", jsonValue(got, maxQuote), jsonValue(want, maxQuote)))
+		ok := jsonEqual(want, got)
+		check(ok, func() string {
+			return fmt.Sprintf("got %s, want %s", jsonValue(got, maxQuote), jsonValue(want, maxQuote))
+		})
 		if !ok && (composite(want) || composite(got)) { // a scalar's diff only repeats the summary
 			diff = boundDiff(cmp.Diff(want, got))
 		}
@@ -267,32 +270,37 @@ func (c JSONPath) judge(got, want any, contains []any) Result {
 		}
 		switch {
 		case !isArr:
-			check(false, fmt.Sprintf("got %s, want an array containing %s", jsonValue(got, maxQuote), boundedList(missing)))
+			check(false, func() string {
+				return fmt.Sprintf("got %s, want an array containing %s", jsonValue(got, maxQuote), boundedList(missing))
+			})
 		default:
-			check(len(missing) == 0, fmt.Sprintf("missing %s in %s", boundedList(missing), jsonValue(got, maxQuote)))
+			check(len(missing) == 0, func() string { return fmt.Sprintf("missing %s in %s", boundedList(missing), jsonValue(got, maxQuote)) })
 		}
 	}
 	if c.MinResults != nil || c.MaxResults != nil {
 		bounds := rangeText(c.MinResults, c.MaxResults)
 		if !isArr {
-			check(false, fmt.Sprintf("got %s, want an array with %s items", jsonValue(got, maxQuote), bounds))
+			check(false, func() string {
+				return fmt.Sprintf("got %s, want an array with %s items", jsonValue(got, maxQuote), bounds)
+			})
 		} else {
 			n := len(arr)
 			check((c.MinResults == nil || n >= *c.MinResults) && (c.MaxResults == nil || n <= *c.MaxResults),
-				fmt.Sprintf("got %d results, want %s", n, bounds))
+				func() string { return fmt.Sprintf("got %d results, want %s", n, bounds) })
 		}
 	}
 	if c.Min != nil || c.Max != nil {
 		bounds := rangeText(c.Min, c.Max)
 		f, isNum := got.(float64)
 		if !isNum {
-			check(false, fmt.Sprintf("got %s, want a number %s", jsonValue(got, maxQuote), bounds))
+			check(false, func() string { return fmt.Sprintf("got %s, want a number %s", jsonValue(got, maxQuote), bounds) })
 		} else {
-			check((c.Min == nil || f >= *c.Min) && (c.Max == nil || f <= *c.Max), fmt.Sprintf("got %s, want %s", jsonValue(got, maxQuote), bounds))
+			check((c.Min == nil || f >= *c.Min) && (c.Max == nil || f <= *c.Max),
+				func() string { return fmt.Sprintf("got %s, want %s", jsonValue(got, maxQuote), bounds) })
 		}
 	}
 	if total == 0 {
-		check(got != nil, textnorm.Excerpt(c.Expression, maxQuote)+" selected nothing (null)")
+		check(got != nil, func() string { return textnorm.Excerpt(c.Expression, maxQuote) + " selected nothing (null)" })
 	}
 	score := ratio(met, total)
 	if len(fails) == 0 {
@@ -308,11 +316,22 @@ func (c JSONPath) judge(got, want any, contains []any) Result {
 
 func hasItem(arr []any, item any) bool {
 	for _, a := range arr {
-		if cmp.Equal(item, a) {
+		if jsonEqual(item, a) {
 			return true
 		}
 	}
 	return false
+}
+
+// jsonEqual reports whether two values in query.Normalize's shape are
+// equal, as cmp.Equal does: a scalar want is compared with ==, without
+// go-cmp's reflection, and objects and arrays with cmp.Equal.
+func jsonEqual(want, got any) bool {
+	switch want.(type) {
+	case nil, bool, float64, string:
+		return want == got // a scalar's dynamic type is comparable, so this never panics
+	}
+	return cmp.Equal(want, got)
 }
 
 // rangeText renders inclusive bounds: ">= 1", "<= 3", "in [1, 3]".
@@ -326,16 +345,6 @@ func rangeText[T int | float64](lo, hi *T) string {
 		return fmt.Sprintf(">= %v", *lo)
 	}
 	return fmt.Sprintf("<= %v", *hi)
-}
-
-// decodeJSON decodes found JSON with numbers as float64, as JMESPath needs:
-// the result is in query.Normalize's shape, for Query.SearchDecoded.
-func decodeJSON(raw json.RawMessage) (any, error) {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("decoding JSON: %w", err)
-	}
-	return v, nil
 }
 
 // overLimit returns the *query.LimitError in err, or nil: an expression
@@ -444,8 +453,8 @@ func (c FieldPresence) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 		return Result{}, err
 	}
 	return eachJSON("field_presence", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "have every field",
-		func(_ output, found jsonx.Found) (Result, error) {
-			data, err := decodeJSON(found.JSON)
+		func(_ output, p *parsed) (Result, error) {
+			data, err := p.Plain()
 			if err != nil {
 				return Result{}, err
 			}

@@ -102,12 +102,27 @@ func (c JSONSchema) Check(_ context.Context, tr *evalkit.Transcript) (Result, er
 		return Result{}, err
 	}
 	return eachJSON("json_schema", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "match the schema",
-		func(_ output, found jsonx.Found) (Result, error) {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(found.JSON))
-			if err != nil {
-				return Result{}, fmt.Errorf("decoding JSON: %w", err)
+		func(_ output, p *parsed) (Result, error) {
+			found := p.found
+			var verr error
+			if p.ShortNumbers() {
+				// The float64 decoding the json_path checks share judges as
+				// the exact one does (see ShortNumbers): a passing output
+				// is not decoded twice. A failure is explained from the
+				// exact decoding, whose messages write numbers as given.
+				doc, err := p.Plain()
+				if err != nil {
+					return Result{}, err
+				}
+				verr = sch.Validate(doc)
 			}
-			verr := sch.Validate(doc)
+			if verr != nil || !p.ShortNumbers() {
+				doc, err := p.Exact()
+				if err != nil {
+					return Result{}, err
+				}
+				verr = sch.Validate(doc)
+			}
 			if verr == nil {
 				if found.From == "the whole text" {
 					return pass(1, "matches the schema"), nil
@@ -230,6 +245,22 @@ const schemaURL = "https://evalkit.invalid/schema.json"
 // compileSchema compiles a schema, or returns it from the cache. Errors are
 // *ParamError on "schema".
 func compileSchema(schema any) (*jsonschema.Schema, error) {
+	// A schema given as a Go value is found by the value first (see
+	// schemacache.go): writing it as JSON to find it cost as much as
+	// validating.
+	sch, h, hashable := cachedValueSchema(schema)
+	if sch != nil {
+		return sch, nil
+	}
+	sch, err := compileSchemaText(schema)
+	if err == nil && hashable {
+		storeValueSchema(schema, h, sch)
+	}
+	return sch, err
+}
+
+// compileSchemaText is compileSchema for a schema found by its JSON text.
+func compileSchemaText(schema any) (*jsonschema.Schema, error) {
 	var text []byte
 	switch s := schema.(type) {
 	case nil:

@@ -3,7 +3,9 @@ package assert
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,7 +31,9 @@ type params struct {
 }
 
 func newParams(check string, m map[string]any) *params {
-	return &params{check: check, m: m, known: map[string]bool{}}
+	// Sized for every name a check reads (json_path reads a dozen): grown
+	// from empty, the map was remade three times per Eval.
+	return &params{check: check, m: m, known: make(map[string]bool, 16)}
 }
 
 func (p *params) err(name, format string, args ...any) error {
@@ -347,10 +351,20 @@ func plainParams(check string, m map[string]any) (map[string]any, error) {
 // 2^20, far more than a hand-written expectation holds.
 const maxParamValues = 1 << 20
 
-// plainValue converts v, spending one of left per value it visits.
+// plainValue converts v, spending one of left per value it visits. What
+// needs no conversion (map[string]any and []any holding no map[any]any) is
+// returned as it is, not copied: a check never writes its parameters, and
+// copying a schema of sixty maps on every Eval cost more than checking.
 func plainValue(v any, left *int) (any, error) {
+	out, _, err := convertPlain(v, left)
+	return out, err
+}
+
+// convertPlain is plainValue, also saying whether the result is a new
+// value (a map[any]any was converted somewhere in v).
+func convertPlain(v any, left *int) (any, bool, error) {
 	if *left--; *left < 0 {
-		return nil, fmt.Errorf("holds more than %d values, counted as a tree (a value it holds in many places counts each time)", maxParamValues)
+		return nil, false, fmt.Errorf("holds more than %d values, counted as a tree (a value it holds in many places counts each time)", maxParamValues)
 	}
 	switch v := v.(type) {
 	case map[any]any:
@@ -358,41 +372,51 @@ func plainValue(v any, left *int) (any, error) {
 		for k, e := range v {
 			ks, ok := k.(string)
 			if !ok {
-				return nil, fmt.Errorf("object key %v is %s, want a string", k, kindOf(k))
+				return nil, false, fmt.Errorf("object key %v is %s, want a string", k, kindOf(k))
 			}
-			pe, err := plainValue(e, left)
+			pe, _, err := convertPlain(e, left)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			out[ks] = pe
 		}
-		return out, nil
+		return out, true, nil
 	case map[string]any:
-		var out map[string]any
+		var out map[string]any // made at the first entry that changed
 		for k, e := range v {
-			pe, err := plainValue(e, left)
+			pe, changed, err := convertPlain(e, left)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			if out == nil {
-				out = make(map[string]any, len(v))
+			if changed && out == nil {
+				out = maps.Clone(v)
 			}
-			out[k] = pe
+			if out != nil {
+				out[k] = pe
+			}
 		}
 		if out == nil {
-			return v, nil
+			return v, false, nil
 		}
-		return out, nil
+		return out, true, nil
 	case []any:
-		out := make([]any, len(v))
+		var out []any
 		for i, e := range v {
-			pe, err := plainValue(e, left)
+			pe, changed, err := convertPlain(e, left)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			out[i] = pe
+			if changed && out == nil {
+				out = slices.Clone(v)
+			}
+			if out != nil {
+				out[i] = pe
+			}
 		}
-		return out, nil
+		if out == nil {
+			return v, false, nil
+		}
+		return out, true, nil
 	}
-	return v, nil
+	return v, false, nil
 }

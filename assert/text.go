@@ -323,12 +323,34 @@ func matchable(check, param, pattern string) error {
 // ("x\A"). It mirrors canMatchEmpty and is as sound: what it reports is
 // impossible, and what it does not see (two line anchors, word boundaries)
 // it leaves alone. The pattern must already compile.
-func neverMatches(pattern string) string {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return ""
+func neverMatches(pattern string) string { return factsOf(pattern).never }
+
+// regexFacts are what canMatchEmpty and neverMatches say of a pattern,
+// worked out once per pattern: parsing it again on every check cost more
+// than the match.
+type regexFacts struct {
+	empty bool   // canMatchEmpty
+	never string // neverMatches
+}
+
+var (
+	factsCache  sync.Map // pattern -> regexFacts
+	factsCached atomic.Int64
+)
+
+func factsOf(pattern string) regexFacts {
+	if f, ok := factsCache.Load(pattern); ok {
+		return f.(regexFacts)
 	}
-	return impossible(re.Simplify())
+	var f regexFacts
+	if re, err := syntax.Parse(pattern, syntax.Perl); err == nil {
+		re = re.Simplify()
+		f = regexFacts{empty: nullable(re), never: impossible(re)}
+	}
+	if factsCached.Add(1) <= maxCachedRegexps {
+		factsCache.Store(pattern, f)
+	}
+	return f
 }
 
 func impossible(re *syntax.Regexp) string {
@@ -411,13 +433,7 @@ func minRunes(re *syntax.Regexp) int {
 // characters, taking every anchor and boundary (^, $, \b) as satisfiable:
 // "refund|", "x*", "\b\d*", "(?m)^$". Such a pattern proves nothing when it
 // matches. The pattern must already compile.
-func canMatchEmpty(pattern string) bool {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return false
-	}
-	return nullable(re.Simplify())
-}
+func canMatchEmpty(pattern string) bool { return factsOf(pattern).empty }
 
 func nullable(re *syntax.Regexp) bool {
 	switch re.Op {

@@ -197,6 +197,9 @@ func toolNames(check, param string, names []string, required bool) error {
 // list, say) would never match a call and would make tools_not_called pass
 // whatever the agent did.
 func toolNameProblem(n string) string {
+	if plainName(n) {
+		return "" // printable ASCII without spaces: nothing to say
+	}
 	switch {
 	case n == "":
 		return "is empty: want a tool name"
@@ -206,6 +209,20 @@ func toolNameProblem(n string) string {
 		return quoteName(n) + " holds white space or an invisible character: tool names match exactly"
 	}
 	return ""
+}
+
+// plainName reports whether n is non-empty printable ASCII without space:
+// no white space or invisible character (Unicode's are all outside ASCII,
+// but for ASCII's own white space), so toolNameProblem has nothing to say,
+// without a Unicode table lookup for each character of every name of every
+// check.
+func plainName(n string) bool {
+	for i := 0; i < len(n); i++ {
+		if c := n[i]; c <= ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	return n != ""
 }
 
 // toolRef is a parameter of a check that names tools.

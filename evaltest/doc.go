@@ -78,6 +78,16 @@
 //	judge: gpt-4.1-mini (replayed testdata/evalkit/TestRefund.judge.json)
 //	hint: EVALKIT_MODE=refresh go test -run '^TestRefund$'   # re-judge against the live judge
 //
+// Parallel tests share a judge's rate limits: a JudgeLimiter bounds the
+// judge calls of every T given it (WithJudgeLimiter) to a number in flight
+// and a number started a minute; without one, EVALKIT_JUDGE_CONCURRENCY
+// (calls in flight) and EVALKIT_JUDGE_RPM (calls started a minute) set one
+// for the whole test binary. Replayed verdicts never wait:
+//
+//	var judgeLimit = evaltest.NewJudgeLimiter(8, 500) // 8 in flight, 500 a minute
+//
+//	et := evaltest.New(t, evaltest.WithJudge(judge), evaltest.WithJudgeLimiter(judgeLimit))
+//
 // The agent's own model calls are recorded the same way: give it
 // HTTPClient(t) (or HTTPTransport(t, live)), and its HTTP exchanges are
 // answered from and added to testdata/evalkit/<TestName>.http.json under

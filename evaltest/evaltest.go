@@ -31,7 +31,8 @@ type T struct {
 
 	mode    golden.Mode // see WithMode
 	modeSet bool
-	rec     recording // the judge's recording, see recorder
+	rec     recording     // the judge's recording, see recorder
+	limiter *JudgeLimiter // see WithJudgeLimiter
 
 	mu        sync.Mutex
 	artifacts map[*evalkit.Transcript]string // transcripts written, by path
@@ -82,11 +83,58 @@ func (e *Expectation) report(label string, c assert.Check) {
 	e.reportJudged(label, c, nil)
 }
 
+// reportCall is report for a fluent method: the label is the call
+// name(args...), rendered only when something shows it (see reportLazy).
+func (e *Expectation) reportCall(c assert.Check, name string, args ...any) {
+	res, err := runCheck(e.t.tb.Context(), c, e.tr)
+	if err == nil && res.Passed && e.t.resultsWriter() == nil {
+		return // nothing shows a passing check with no results file to write
+	}
+	// Marked here rather than on entry, as in reportLazy: nothing above
+	// reports.
+	e.t.tb.Helper()
+	e.settle(call(name, args...), c, res, err, nil)
+}
+
+// reportLazy is reportJudged with the label rendered only when something
+// shows it — a failure, a results line, a judged step's attribute — since
+// rendering a label's arguments (a schema, expected arguments, as JSON)
+// cost more than a passing check.
+func (e *Expectation) reportLazy(label func() string, c assert.Check, step *stepJudge) {
+	res, err := runCheck(e.t.tb.Context(), c, e.tr)
+	if err == nil && res.Passed && !step.asked() && e.t.resultsWriter() == nil {
+		return // nothing shows a passing check that asked no judge and has no results file to write
+	}
+	// The frame is marked a helper once it will report, not on entry: a
+	// passing check reports nothing, and Helper (a walk of the stack) cost
+	// a tenth of a passing check. Nothing above this line reports.
+	e.t.tb.Helper()
+	e.settle(label(), c, res, err, step)
+}
+
+// asked reports whether the step asked its judge and got a verdict (a nil
+// step asked none): its outcome is then a test attribute (see judgedLine).
+func (s *stepJudge) asked() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.calls) > 0
+}
+
 // reportJudged is report for a check that asks step, whose recording the
 // message then mentions (see stepJudge.noteFor); step may be nil.
 func (e *Expectation) reportJudged(label string, c assert.Check, step *stepJudge) {
 	e.t.tb.Helper()
 	res, err := runCheck(e.t.tb.Context(), c, e.tr)
+	e.settle(label, c, res, err, step)
+}
+
+// settle reports one check's outcome: a results line, and a failure or
+// an evaluation error at the caller's line.
+func (e *Expectation) settle(label string, c assert.Check, res assert.Result, err error, step *stepJudge) {
+	e.t.tb.Helper()
 	if err == nil && !res.Passed && res.Summary == "" {
 		res.Summary = "failed" // a user's check that says nothing still fails visibly
 	}

@@ -72,16 +72,23 @@ func (e *Expectation) Check(c assert.Check) *Expectation {
 // a bad parameter is reported as an error naming it.
 func (e *Expectation) Eval(checkType string, params map[string]any) *Expectation {
 	e.t.tb.Helper()
-	e.eval(call("Eval", checkType, params), checkType, params)
+	e.evalLazy(func() string { return call("Eval", checkType, params) }, checkType, params)
 	return e
 }
 
 // eval is Eval reported under label (a case file's eval names its line).
 func (e *Expectation) eval(label, checkType string, params map[string]any) {
 	e.t.tb.Helper()
+	e.evalLazy(func() string { return label }, checkType, params)
+}
+
+// evalLazy is eval with the label rendered only when shown (see
+// reportLazy).
+func (e *Expectation) evalLazy(label func() string, checkType string, params map[string]any) {
+	e.t.tb.Helper()
 	step := e.t.stepJudge()
 	reg := e.t.evalRegistry(step)
-	e.reportJudged(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
+	e.reportLazy(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
 		if reg != nil {
 			return reg.Eval(ctx, checkType, tr, params)
 		}
@@ -93,7 +100,7 @@ func (e *Expectation) eval(label, checkType string, params map[string]any) {
 // ignoring case (assert.Contains).
 func (e *Expectation) Contains(patterns ...string) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("Contains", strArgs(patterns)...), assert.Contains{Patterns: patterns})
+	e.reportCall(assert.Contains{Patterns: patterns}, "Contains", strArgs(patterns)...)
 	return e
 }
 
@@ -101,7 +108,7 @@ func (e *Expectation) Contains(patterns ...string) *Expectation {
 // the patterns, ignoring case (assert.ContainsAny).
 func (e *Expectation) ContainsAny(patterns ...string) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("ContainsAny", strArgs(patterns)...), assert.ContainsAny{Patterns: patterns})
+	e.reportCall(assert.ContainsAny{Patterns: patterns}, "ContainsAny", strArgs(patterns)...)
 	return e
 }
 
@@ -109,7 +116,7 @@ func (e *Expectation) ContainsAny(patterns ...string) *Expectation {
 // ignoring case (assert.ContentExcludes).
 func (e *Expectation) Excludes(patterns ...string) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("Excludes", strArgs(patterns)...), assert.ContentExcludes{Patterns: patterns})
+	e.reportCall(assert.ContentExcludes{Patterns: patterns}, "Excludes", strArgs(patterns)...)
 	return e
 }
 
@@ -117,7 +124,7 @@ func (e *Expectation) Excludes(patterns ...string) *Expectation {
 // syntax (assert.Regex).
 func (e *Expectation) Regex(pattern string) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("Regex", pattern), assert.Regex{Pattern: pattern})
+	e.reportCall(assert.Regex{Pattern: pattern}, "Regex", pattern)
 	return e
 }
 
@@ -125,7 +132,7 @@ func (e *Expectation) Regex(pattern string) *Expectation {
 // characters (assert.MinLength).
 func (e *Expectation) MinLength(n int) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("MinLength", n), assert.MinLength{Min: n})
+	e.reportCall(assert.MinLength{Min: n}, "MinLength", n)
 	return e
 }
 
@@ -133,7 +140,7 @@ func (e *Expectation) MinLength(n int) *Expectation {
 // (assert.MaxLength).
 func (e *Expectation) MaxLength(n int) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("MaxLength", n), assert.MaxLength{Max: n})
+	e.reportCall(assert.MaxLength{Max: n}, "MaxLength", n)
 	return e
 }
 
@@ -163,6 +170,8 @@ func goValue(v any) string {
 	switch v := v.(type) {
 	case rawLabel:
 		return string(v)
+	case lazyArg:
+		return v()
 	case nil:
 		return "nil"
 	case string:
@@ -205,7 +214,7 @@ func quoteAll(ss []string) []string {
 // JSON in a markdown fence.
 func (e *Expectation) JSONValid() *Expectation {
 	e.t.tb.Helper()
-	e.report(call("JSONValid"), assert.JSONValid{})
+	e.reportCall(assert.JSONValid{}, "JSONValid")
 	return e
 }
 
@@ -214,8 +223,7 @@ func (e *Expectation) JSONValid() *Expectation {
 // (assert.JSONSchema, formats asserted).
 func (e *Expectation) JSONSchema(schema any) *Expectation {
 	e.t.tb.Helper()
-	label := call("JSONSchema", schemaLabel(schema))
-	e.report(label, assert.JSONSchema{Schema: schema})
+	e.reportCall(assert.JSONSchema{Schema: schema}, "JSONSchema", lazyArg(func() string { return goValue(schemaLabel(schema)) }))
 	return e
 }
 
@@ -225,7 +233,7 @@ func (e *Expectation) JSONSchema(schema any) *Expectation {
 func (e *Expectation) JSONPath(expression string, expected any) *Expectation {
 	e.t.tb.Helper()
 	c := assert.JSONPath{Expression: expression, Expected: expected, ExpectNull: expected == nil}
-	e.report(call("JSONPath", expression, expected), c)
+	e.reportCall(c, "JSONPath", expression, expected)
 	return e
 }
 
@@ -251,7 +259,7 @@ func (e *Expectation) Equals(expected any, opts ...assert.EqualsOption) *Expecta
 	for _, o := range opts {
 		args = append(args, rawLabel(o.String()))
 	}
-	e.report(call("Equals", args...), assert.EqualsCheck(expected, opts...))
+	e.reportCall(assert.EqualsCheck(expected, opts...), "Equals", args...)
 	return e
 }
 
@@ -259,7 +267,7 @@ func (e *Expectation) Equals(expected any, opts ...assert.EqualsOption) *Expecta
 // field, each a JMESPath path such as "customer.email" (assert.FieldPresence).
 func (e *Expectation) FieldPresence(fields ...string) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("FieldPresence", strArgs(fields)...), assert.FieldPresence{Fields: fields})
+	e.reportCall(assert.FieldPresence{Fields: fields}, "FieldPresence", strArgs(fields)...)
 	return e
 }
 
@@ -267,14 +275,14 @@ func (e *Expectation) FieldPresence(fields ...string) *Expectation {
 // the transcript; a name listed twice must be called twice (assert.ToolsCalled).
 func (e *Expectation) ToolsCalled(names ...string) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("ToolsCalled", strArgs(names)...), assert.ToolsCalled{Tools: names})
+	e.reportCall(assert.ToolsCalled{Tools: names}, "ToolsCalled", strArgs(names)...)
 	return e
 }
 
 // ToolsNotCalled checks that none of the tools was called (assert.ToolsNotCalled).
 func (e *Expectation) ToolsNotCalled(names ...string) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("ToolsNotCalled", strArgs(names)...), assert.ToolsNotCalled{Tools: names})
+	e.reportCall(assert.ToolsNotCalled{Tools: names}, "ToolsNotCalled", strArgs(names)...)
 	return e
 }
 
@@ -283,7 +291,7 @@ func (e *Expectation) ToolsNotCalled(names ...string) *Expectation {
 // (assert.ToolArgs).
 func (e *Expectation) ToolArgs(tool string, args map[string]any) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("ToolArgs", tool, args), assert.ToolArgs{Tool: tool, Args: args})
+	e.reportCall(assert.ToolArgs{Tool: tool, Args: args}, "ToolArgs", tool, args)
 	return e
 }
 
@@ -294,13 +302,14 @@ func (e *Expectation) ToolCalls(calls ...assert.ExpectedCall) *Expectation {
 	e.t.tb.Helper()
 	args := make([]any, len(calls))
 	for i, c := range calls {
-		a := goValue(c.Args)
-		if len(c.Args) == 0 {
-			a = "{}"
-		}
-		args[i] = rawLabel(c.Tool + "(" + a + ")")
+		args[i] = lazyArg(func() string {
+			if len(c.Args) == 0 {
+				return c.Tool + "({})"
+			}
+			return c.Tool + "(" + goValue(c.Args) + ")"
+		})
 	}
-	e.report(call("ToolCalls", args...), assert.ToolArgs{Calls: calls})
+	e.reportCall(assert.ToolArgs{Calls: calls}, "ToolCalls", args...)
 	return e
 }
 
@@ -308,7 +317,7 @@ func (e *Expectation) ToolCalls(calls ...assert.ExpectedCall) *Expectation {
 // calls allowed in between (assert.ToolCallSequence).
 func (e *Expectation) ToolCallSequence(names ...string) *Expectation {
 	e.t.tb.Helper()
-	e.report(call("ToolCallSequence", strArgs(names)...), assert.ToolCallSequence{Sequence: names})
+	e.reportCall(assert.ToolCallSequence{Sequence: names}, "ToolCallSequence", strArgs(names)...)
 	return e
 }
 
@@ -331,12 +340,16 @@ func (e *Expectation) ToolCallCount(tool string, n int) *Expectation {
 // (assert.NoToolErrors).
 func (e *Expectation) NoToolErrors() *Expectation {
 	e.t.tb.Helper()
-	e.report(call("NoToolErrors"), assert.NoToolErrors{})
+	e.reportCall(assert.NoToolErrors{}, "NoToolErrors")
 	return e
 }
 
 // rawLabel is a label fragment written as is.
 type rawLabel string
+
+// lazyArg is a label fragment written as it returns, called only when the
+// label is rendered (see reportCall).
+type lazyArg func() string
 
 // schemaLabel keeps a schema argument short in the first line.
 func schemaLabel(schema any) any {

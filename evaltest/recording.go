@@ -107,10 +107,10 @@ func (t *T) recorder(j evalkit.Judge) (*golden.Recorder, error) {
 	t.rec.mu.Lock()
 	defer t.rec.mu.Unlock()
 	if t.rec.rec != nil {
-		return t.rec.rec.For(j)
+		return t.rec.rec.For(t.limited(j)) // live calls wait for the limiter (limit.go)
 	}
 	path := filepath.Join("testdata", "evalkit", fileName(t.topTest())+".judge.json")
-	rec, err := sharedRecorder(path, mode, j)
+	rec, err := sharedRecorder(path, mode, t.limited(j))
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.
 		return evalkit.Verdict{}, err
 	}
 	if rec == nil {
-		return judge.Judge(ctx, req)
+		return s.t.limited(judge).Judge(ctx, req) // see limit.go
 	}
 	v, origin, err := rec.JudgeOrigin(ctx, req)
 	s.mu.Lock()

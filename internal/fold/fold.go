@@ -27,7 +27,12 @@ func Canonical(s string) string {
 
 // Fold returns CaseFold(Canonical(s)): the form case-insensitive matching
 // compares ("Straße" and "STRASSE" fold alike). ASCII text takes a fast path.
-func Fold(s string) string { return CaseFold(Canonical(s)) }
+func Fold(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s) // what CaseFold(Canonical(s)) is, read once
+	}
+	return CaseFold(Canonical(s))
+}
 
 // CaseFold is Unicode's canonical caseless form: NFC, full case folding,
 // NFC again (folding can decompose). It keeps format characters; ASCII

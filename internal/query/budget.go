@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -120,6 +121,13 @@ func (b *budget) CallFunction(name string, args []any) (any, error) {
 			return nil, err
 		}
 		return args[0], nil
+	}
+	if name == "sort_by" && len(args) > 0 {
+		// The library sorts sort_by's array in place: the data's own
+		// array, which checks share (see SearchDecoded). Sort a copy.
+		if arr, ok := args[0].([]any); ok {
+			args[0] = slices.Clone(arr)
+		}
 	}
 	n, sized := buildSize(name, args, b.bytes)
 	if sized && n > b.bytes {

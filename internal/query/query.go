@@ -172,7 +172,10 @@ func (q *Query) Search(data any) (any, error) {
 // what json.Unmarshal decodes into an any: it skips the walk over data
 // that Search makes to check it, which costs as much as the data is large on
 // every call. Data in another shape (Go ints, json.Number, structs) gives
-// results that are unspecified, but no panic.
+// results that are unspecified, but no panic. The data is only read, never
+// written (the library's sort_by, which sorts its array in place, is given
+// a copy), so many queries, concurrent ones included, may share it; the
+// result may share parts of it, and must not be written either.
 func (q *Query) SearchDecoded(data any) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {

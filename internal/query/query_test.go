@@ -376,3 +376,23 @@ func TestQueryCompileCacheBounded(t *testing.T) {
 	}
 	assert.LessOrEqual(t, cacheLen.Load(), int64(maxCached))
 }
+
+// TestQueryLeavesDataAlone: the data a query reads is shared by every check
+// of one output (assert's parse cache), so no query may write it. The
+// library's sort_by sorts the array it is given in place; it is given a
+// copy.
+func TestQueryLeavesDataAlone(t *testing.T) {
+	data := mustDecode(t, `{"items": [{"sku": "c", "price": 3}, {"sku": "a", "price": 1}, {"sku": "b", "price": 2}]}`, false)
+	before := mustDecode(t, `{"items": [{"sku": "c", "price": 3}, {"sku": "a", "price": 1}, {"sku": "b", "price": 2}]}`, false)
+	for _, expr := range []string{
+		"sort_by(items, &price)[0].sku", "sort_by(items, &sku)[0].sku", "reverse(items)[0].sku",
+		"sort(items[*].sku)[0]", "max_by(items, &price).sku", "items | [sort_by(@, &price), @][1][0].sku",
+	} {
+		q, err := Compile(expr)
+		require.NoError(t, err)
+		_, err = q.SearchDecoded(data)
+		require.NoError(t, err, expr)
+		require.Equal(t, before, data, "%s changed the data", expr)
+	}
+	assert.Equal(t, "c", search(t, "items | [sort_by(@, &price), @][1][0].sku", data))
+}
