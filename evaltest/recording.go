@@ -202,13 +202,21 @@ type stepJudge struct {
 
 // ask asks the T's judge through its recording, or directly when it is
 // not recorded.
+// Every call is metered by the judge budget (see ErrJudgeBudget).
 func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+	budget := currentBudget()
+	if err := budget.check(); err != nil {
+		return evalkit.Verdict{}, err
+	}
+	test, _, _ := strings.Cut(s.t.tb.Name(), "/")
+	ctx = budget.meter(ctx, test)
 	rec, err := s.t.recorder()
 	if err != nil {
 		return evalkit.Verdict{}, err
 	}
 	if rec == nil {
-		return s.t.judge.Judge(ctx, req)
+		v, err := s.t.judge.Judge(ctx, req)
+		return budgeted(budget, v, err)
 	}
 	v, origin, err := rec.JudgeOrigin(ctx, req)
 	s.mu.Lock()
@@ -217,7 +225,19 @@ func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.
 		s.origins = append(s.origins, origin)
 	}
 	s.mu.Unlock()
-	return v, err
+	return budgeted(budget, v, err)
+}
+
+// budgeted is a judge call's outcome once the budget has its say: the
+// call whose reply exceeded the budget is an error too.
+func budgeted(b *judgeBudget, v evalkit.Verdict, err error) (evalkit.Verdict, error) {
+	if err != nil {
+		return v, err
+	}
+	if berr := b.check(); berr != nil {
+		return evalkit.Verdict{}, berr
+	}
+	return v, nil
 }
 
 // Identity is the T's judge's, so messages name its model.
