@@ -1,7 +1,6 @@
 package evaltest
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -132,21 +131,33 @@ func (b *judgeBudget) check() error {
 	return b.errLocked()
 }
 
-// meter returns ctx carrying a Meter that counts test's calls.
-func (b *judgeBudget) meter(ctx context.Context, test string) context.Context {
-	if b == nil {
-		return ctx
-	}
-	return judgehttp.WithMeter(ctx, budgetMeter{b: b, test: test})
+// meter returns a Meter that counts test's calls, for one judged step.
+func (b *judgeBudget) meter(test string) *budgetMeter {
+	return &budgetMeter{b: b, test: test}
 }
 
 // budgetMeter is a judged step's view of the budget.
 type budgetMeter struct {
 	b    *judgeBudget
 	test string
+	// tripped is set when the step's own call exceeded the budget: an
+	// attempt refused, or a reply that passed the cost limit. The step is
+	// then an error even if a verdict came back (a panel's other member's,
+	// or the reply that passed the limit).
+	tripped atomic.Bool
 }
 
-func (m budgetMeter) Attempt(client string, n int) error {
+// err returns the budget's error when the step tripped it.
+func (m *budgetMeter) err() error {
+	if m == nil || !m.tripped.Load() {
+		return nil
+	}
+	m.b.mu.Lock()
+	defer m.b.mu.Unlock()
+	return m.b.errLocked()
+}
+
+func (m *budgetMeter) Attempt(client string, n int) error {
 	b := m.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -155,6 +166,7 @@ func (m budgetMeter) Attempt(client string, n int) error {
 	}
 	if b.over != "" {
 		b.refused++
+		m.tripped.Store(true)
 		return b.errLocked()
 	}
 	b.calls++
@@ -165,7 +177,7 @@ func (m budgetMeter) Attempt(client string, n int) error {
 	return nil
 }
 
-func (m budgetMeter) Spend(c judgehttp.Cost) {
+func (m *budgetMeter) Spend(c judgehttp.Cost) {
 	b := m.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -179,7 +191,10 @@ func (m budgetMeter) Spend(c judgehttp.Cost) {
 			envMaxCost, strconv.FormatFloat(b.maxUSD, 'f', -1, 64), c.Client, judgehttp.Bound(c.Model, 100))
 	case b.usd > b.maxUSD:
 		b.over = fmt.Sprintf("%s=%s allows $%.6f", envMaxCost, strconv.FormatFloat(b.maxUSD, 'f', -1, 64), b.maxUSD)
+	default:
+		return
 	}
+	m.tripped.Store(true)
 }
 
 // maxBudgetTests bounds the tests a budget error lists.

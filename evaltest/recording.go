@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/judgehttp"
 )
 
 // WithMode sets how the T's live judge is recorded, overriding
@@ -204,19 +205,22 @@ type stepJudge struct {
 // not recorded.
 // Every call is metered by the judge budget (see ErrJudgeBudget).
 func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
-	budget := currentBudget()
-	if err := budget.check(); err != nil {
-		return evalkit.Verdict{}, err
+	var meter *budgetMeter
+	if budget := currentBudget(); budget != nil {
+		if err := budget.check(); err != nil {
+			return evalkit.Verdict{}, err
+		}
+		test, _, _ := strings.Cut(s.t.tb.Name(), "/")
+		meter = budget.meter(test)
+		ctx = judgehttp.WithMeter(ctx, meter)
 	}
-	test, _, _ := strings.Cut(s.t.tb.Name(), "/")
-	ctx = budget.meter(ctx, test)
 	rec, err := s.t.recorder()
 	if err != nil {
 		return evalkit.Verdict{}, err
 	}
 	if rec == nil {
 		v, err := s.t.judge.Judge(ctx, req)
-		return budgeted(budget, v, err)
+		return budgeted(meter, v, err)
 	}
 	v, origin, err := rec.JudgeOrigin(ctx, req)
 	s.mu.Lock()
@@ -225,16 +229,16 @@ func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.
 		s.origins = append(s.origins, origin)
 	}
 	s.mu.Unlock()
-	return budgeted(budget, v, err)
+	return budgeted(meter, v, err)
 }
 
-// budgeted is a judge call's outcome once the budget has its say: the
-// call whose reply exceeded the budget is an error too.
-func budgeted(b *judgeBudget, v evalkit.Verdict, err error) (evalkit.Verdict, error) {
+// budgeted is a judge call's outcome once the budget has its say: a step
+// whose own call exceeded the budget is an error, verdict or not.
+func budgeted(m *budgetMeter, v evalkit.Verdict, err error) (evalkit.Verdict, error) {
 	if err != nil {
 		return v, err
 	}
-	if berr := b.check(); berr != nil {
+	if berr := m.err(); berr != nil {
 		return evalkit.Verdict{}, berr
 	}
 	return v, nil
