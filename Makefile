@@ -3,7 +3,7 @@ GO        ?= go
 GOTESTSUM  = $(GO) tool -modfile=tools/go.mod gotestsum
 PKGS       = ./...
 
-.PHONY: test race record demo lint bench bench-all buildcost cover report
+.PHONY: test race record demo lint bench bench-all buildcost cover report fuzz
 
 ## test: lint, then every test of every package (the CI command)
 test: lint
@@ -31,6 +31,20 @@ report:
 lint:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
+
+## fuzz: every fuzz target of every package for FUZZTIME each, one at a time
+## (go test -fuzz takes one target per package per run); crashers land in the
+## package's testdata/fuzz, to commit as regression seeds
+FUZZTIME  ?= 30s
+FUZZFLAGS ?= -fuzzminimizetime=10s
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz: $$pkg $$target for $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg; \
+		done; \
+	done
+
 
 ## bench: issue 8's benchmarks beside their baselines, $(BENCH_COUNT) runs of -count=1 (so the i-th results of a
 ## benchmark and its baseline are minutes closer than -count=n would put them), into bench.txt, then the ratios (BENCHMARKS.md)

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // DecodeError reports input that is not a transcript evalkit can read. Its
@@ -55,7 +57,7 @@ func (e *DecodeError) Error() string {
 		b.WriteString(e.Path)
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(textnorm.Excerpt(e.Msg, maxDecodeMsg))
 	return b.String()
 }
 
@@ -269,8 +271,21 @@ func (l *loc) String() string {
 	return p + "." + l.key
 }
 
+// The input's own text an error quotes (a role, a type, a name) is cut to
+// maxQuoted bytes, and a message to maxDecodeMsg: a megabyte "role" must not
+// make a megabyte error.
+const (
+	maxQuoted    = 120
+	maxDecodeMsg = 1024
+)
+
 func errAt(at *loc, format string, args ...any) error {
-	return &DecodeError{Path: at.String(), Msg: fmt.Sprintf(format, args...)}
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > maxQuoted {
+			args[i] = textnorm.Excerpt(s, maxQuoted)
+		}
+	}
+	return &DecodeError{Path: at.String(), Msg: textnorm.Excerpt(fmt.Sprintf(format, args...), maxDecodeMsg)}
 }
 
 func decodeDocument(doc json.RawMessage, at *loc) (*Transcript, error) {

@@ -287,7 +287,7 @@ func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 	if err != nil {
 		return evalkit.Verdict{}, withHint(err)
 	}
-	return j.verdict(resp, req, model)
+	return j.verdict(ctx, resp, req, model)
 }
 
 // objectSchema checks that a verdict schema can be a tool's input_schema,

@@ -215,16 +215,16 @@ func TestAnthropicjudgeFaults(t *testing.T) {
 		{"stall, then an answer", []judgefake.Reply{judgefake.Stall(), v}, "", 2, 2*time.Minute + 500*time.Millisecond, false},
 		{"connection reset, then an answer", []judgefake.Reply{judgefake.ConnReset(), v}, "", 2, 500 * time.Millisecond, false},
 		{"malformed body", []judgefake.Reply{{Text: goodReply, Fault: judgefake.FaultMalformed}},
-			"anthropicjudge: HTTP 200: the reply is not a message: invalid character ',' looking for beginning of object key string", 1, 0, false},
-		{"cut-off body", []judgefake.Reply{judgefake.CutOff(goodReply)}, "anthropicjudge: HTTP 200: the reply is not a message: unexpected end of JSON input", 1, 0, false},
-		{"empty body", []judgefake.Reply{judgefake.EmptyBody()}, "anthropicjudge: HTTP 200: the reply is empty", 1, 0, false},
+			"anthropicjudge: 1 attempt: HTTP 200: the reply is not a message: invalid character ',' looking for beginning of object key string", 1, 0, false},
+		{"cut-off body", []judgefake.Reply{judgefake.CutOff(goodReply)}, "anthropicjudge: 1 attempt: HTTP 200: the reply is not a message: unexpected end of JSON input", 1, 0, false},
+		{"empty body", []judgefake.Reply{judgefake.EmptyBody()}, "anthropicjudge: 1 attempt: HTTP 200: the reply is empty", 1, 0, false},
 		{"wrong schema", []judgefake.Reply{judgefake.WrongSchema(goodReply)},
-			`anthropicjudge: HTTP 200: the reply is not a message: want "type": "message" with a "content" list`, 1, 0, false},
+			`anthropicjudge: 1 attempt: HTTP 200: the reply is not a message: want "type": "message" with a "content" list`, 1, 0, false},
 		{"cut off at max_tokens", []judgefake.Reply{{Text: `{"reasoning": "The answer states"}`, StopReason: "max_tokens"}},
-			"anthropicjudge: claude-haiku-4-5-20251001: evalkit: unreadable judge verdict: the reply was cut off at max_tokens (1024)", 1, 0, true},
-		{"refusal", []judgefake.Reply{{Text: `{}`, StopReason: "refusal"}}, `anthropicjudge: HTTP 200: the model refused to judge (stop_reason "refusal")`, 1, 0, false},
-		{"no score", []judgefake.Reply{judgefake.Text(`{"reasoning": "looks fine"}`)}, "anthropicjudge: claude-haiku-4-5-20251001: evalkit: unreadable judge verdict", 1, 0, true},
-		{"score outside the scale", []judgefake.Reply{judgefake.Text(`{"reasoning": "great", "score": 11}`)}, "anthropicjudge: claude-haiku-4-5-20251001: evalkit: unreadable judge verdict", 1, 0, true},
+			"anthropicjudge: 1 attempt: claude-haiku-4-5-20251001: evalkit: unreadable judge verdict: the reply was cut off at max_tokens (1024)", 1, 0, true},
+		{"refusal", []judgefake.Reply{{Text: `{}`, StopReason: "refusal"}}, `anthropicjudge: 1 attempt: HTTP 200: the model refused to judge (stop_reason "refusal")`, 1, 0, false},
+		{"no score", []judgefake.Reply{judgefake.Text(`{"reasoning": "looks fine"}`)}, "anthropicjudge: 1 attempt: claude-haiku-4-5-20251001: evalkit: unreadable judge verdict", 1, 0, true},
+		{"score outside the scale", []judgefake.Reply{judgefake.Text(`{"reasoning": "great", "score": 11}`)}, "anthropicjudge: 1 attempt: claude-haiku-4-5-20251001: evalkit: unreadable judge verdict", 1, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -419,7 +419,7 @@ func TestAnthropicjudgeRetriesAreCapped(t *testing.T) {
 // stop reasons that mean the answer was cut off are errors.
 func TestAnthropicjudgeReplyShapes(t *testing.T) {
 	const (
-		unread   = "anthropicjudge: m: evalkit: unreadable judge verdict: "
+		unread   = "anthropicjudge: 1 attempt: m: evalkit: unreadable judge verdict: "
 		verdict8 = `{"type": "tool_use", "id": "toolu_1", "name": "evalkit_verdict", "input": {"reasoning": "ok", "score": 8}}`
 		verdict1 = `{"type": "tool_use", "id": "toolu_2", "name": "evalkit_verdict", "input": {"reasoning": "no", "score": 1}}`
 		text10   = `{"type": "text", "text": "{\"reasoning\": \"fine\", \"score\": 10}"}`

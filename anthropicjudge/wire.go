@@ -1,6 +1,7 @@
 package anthropicjudge
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -77,9 +78,15 @@ type messagesResponse struct {
 // (a proxy that dropped the tools) is read from its text blocks instead,
 // which the prompt asks to be the same JSON object; a reply that calls the
 // verdict tool and also has text is read from the tool call alone.
-func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, model string) (evalkit.Verdict, error) {
+//
+// Every error names the attempts the call made, as an HTTP failure's does:
+// "anthropicjudge: 2 attempts: HTTP 200: the reply is empty". A reply that
+// reports usage is metered (judgehttp.Spend) before its answer is read, so
+// an unreadable answer is paid for too.
+func (j *Judge) verdict(ctx context.Context, resp *judgehttp.Response, req evalkit.JudgeRequest, model string) (evalkit.Verdict, error) {
+	tries := attempts(resp.Attempts)
 	fail := func(format string, args ...any) (evalkit.Verdict, error) {
-		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: HTTP %d: "+format, append([]any{resp.Status}, args...)...)
+		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s: HTTP %d: "+format, append([]any{tries, resp.Status}, args...)...)
 	}
 	if len(resp.Body) == 0 {
 		return fail("the reply is empty")
@@ -95,8 +102,20 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 	if mr.Model != "" {
 		answered = mr.Model
 	}
+	var usage evalkit.Usage
+	if u := mr.Usage; u != nil {
+		usage = evalkit.Usage{
+			InputTokens:  u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens,
+			OutputTokens: u.OutputTokens,
+		}
+		p, priced := judgehttp.LookupPrice(j.prices, mr.Model, model)
+		if priced {
+			usage.CostUSD = p.cost(usage)
+		}
+		judgehttp.Spend(ctx, judgehttp.Cost{Client: "anthropicjudge", Model: answered, USD: usage.CostUSD, Priced: priced})
+	}
 	unreadable := func(format string, args ...any) (evalkit.Verdict, error) {
-		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s: %w: "+format, append([]any{answered, evalkit.ErrUnreadableVerdict}, args...)...)
+		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s: %s: %w: "+format, append([]any{tries, answered, evalkit.ErrUnreadableVerdict}, args...)...)
 	}
 	var calls []json.RawMessage // the verdict tool's inputs
 	var other []string          // the names of other tools called
@@ -143,20 +162,20 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 	answer = judgehttp.Redact(answer, j.client.Secrets)
 	v, err := evalkit.ParseVerdictFor(req, answer)
 	if err != nil {
-		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s: %w", answered, err)
+		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s: %s: %w", tries, answered, err)
 	}
 	v.Model = answered
 	if v.Raw == "" {
 		v.Raw = answer
 	}
-	if u := mr.Usage; u != nil {
-		v.Usage = evalkit.Usage{
-			InputTokens:  u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens,
-			OutputTokens: u.OutputTokens,
-		}
-		if p, ok := judgehttp.LookupPrice(j.prices, mr.Model, model); ok {
-			v.Usage.CostUSD = p.cost(v.Usage)
-		}
-	}
+	v.Usage = usage
 	return v, nil
+}
+
+// attempts says how many attempts a call made: "1 attempt", "3 attempts".
+func attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
 }

@@ -70,8 +70,8 @@ type agentCall struct {
 // what an agent is, so an undeclared name could never be matched. Without
 // declarations, a call whose tool name is an agent's name is a call of it.
 func agentCalls(check, param string, tr *evalkit.Transcript, s Scope, names []string) ([]agentCall, error) {
-	if tr == nil {
-		return nil, fmt.Errorf("%s: %w: the transcript is nil", check, ErrNoOutput)
+	if err := agentActed(check, tr); err != nil {
+		return nil, err
 	}
 	sp := scopeSpan(tr, s)
 	var out []agentCall
@@ -363,8 +363,8 @@ func (c AgentResponseContains) Check(_ context.Context, tr *evalkit.Transcript) 
 // (Transcript.SkillActivations: a skill__activate call whose arguments
 // name no skill is an error).
 func skillsInScope(check string, tr *evalkit.Transcript, s Scope) ([]evalkit.SkillActivation, msgSpan, error) {
-	if tr == nil {
-		return nil, msgSpan{}, fmt.Errorf("%s: %w: the transcript is nil", check, ErrNoOutput)
+	if err := agentActed(check, tr); err != nil {
+		return nil, msgSpan{}, err
 	}
 	all, err := tr.SkillActivations()
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Assertion applies a score threshold to a score-emitting check, as
@@ -68,7 +69,7 @@ func buildAssertion(p *params) (Check, error) {
 	}
 	inner, err := p.reg.build(evalType, evalParams, p.declaring)
 	if err != nil {
-		return nil, fmt.Errorf("assertion: eval_type %q: %w", evalType, err)
+		return nil, fmt.Errorf("assertion: eval_type %q: %w", textnorm.Excerpt(evalType, maxQuoted), err)
 	}
 	a.Eval = inner
 	return a, nil

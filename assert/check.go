@@ -159,8 +159,23 @@ func (e *ParamError) Error() string {
 func (e *ParamError) Unwrap() error { return e.Err }
 
 func paramErr(check, param, format string, args ...any) error {
-	return &ParamError{Check: check, Param: param, Msg: fmt.Sprintf(format, args...)}
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > maxParamArg {
+			args[i] = textnorm.Excerpt(s, maxParamArg) // a value given, quoted back
+		}
+	}
+	return &ParamError{Check: check, Param: textnorm.Excerpt(param, maxQuoted), Msg: textnorm.Excerpt(fmt.Sprintf(format, args...), maxParamMsg)}
 }
+
+// A parameter error quotes at most maxParamArg bytes of any string it
+// was given, and says at most maxParamMsg; a name the input gave (a
+// parameter, a check type) is cut to maxQuoted. A megabyte value must not
+// make a megabyte message.
+const (
+	maxQuoted   = 120
+	maxParamArg = 512
+	maxParamMsg = 2048
+)
 
 // pass and fail build Results; score is clamped to [0,1].
 func pass(score float64, summary string, details ...Detail) Result {

@@ -160,7 +160,7 @@ func (c ExecEval) run(ctx context.Context, tr *evalkit.Transcript) (EvalResponse
 	case errors.As(err, &exitErr):
 		return fail("%s exited with status %d", who, exitErr.ExitCode())
 	case err != nil:
-		return fail("%s could not run: %v", who, err)
+		return fail("%s could not run: %s", who, textnorm.Excerpt(err.Error(), 300)) // exec's error quotes the command whole
 	case stdout.over:
 		return fail("%s wrote more than %d bytes", who, maxEvalBody)
 	}

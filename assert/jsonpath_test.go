@@ -464,7 +464,9 @@ func TestSharedParams(t *testing.T) {
 			var pe *assert.ParamError
 			require.True(t, errors.As(err, &pe), "%v", err)
 			testify.Equal(t, tt.param, pe.Param)
-			testify.Contains(t, err.Error(), "counted as a tree")
+			// 5000 levels of {"allOf": [s, s]} nest 10,001 deep: measured
+			// once per level, the depth is what it passes first.
+			testify.Regexp(t, "counted as a tree|nests deeper than 10000 levels", err.Error())
 		})
 	}
 	typed := map[string]struct {

@@ -180,9 +180,12 @@ func (l *schemaLinter) walk(v any, ptr string, draft int) {
 			}
 			continue
 		case !known:
-			hint := suggestKeyword(k)
-			if _, isSchema := obj[k].(map[string]any); isSchema && hint == "" {
-				hint = ` (a property's schema? put it under "properties")`
+			hint := ""
+			if len(l.problems) < maxListed { // the rest are only counted: no hint to look for
+				hint = suggestKeyword(k)
+				if _, isSchema := obj[k].(map[string]any); isSchema && hint == "" {
+					hint = ` (a property's schema? put it under "properties")`
+				}
 			}
 			l.problems = append(l.problems, fmt.Sprintf("unknown keyword %s at %s%s", excerpt(k), at, hint))
 			continue

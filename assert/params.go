@@ -334,6 +334,11 @@ func kindOf(v any) string {
 func plainParams(check string, m map[string]any) (map[string]any, error) {
 	var out map[string]any
 	for k, v := range m {
+		// Measured first, without a copy: a value that shares its parts
+		// or holds itself is refused at the cost of its size in memory.
+		if err := query.CheckSize(v, maxParamValues, math.MaxInt32); err != nil {
+			return nil, paramErr(check, k, "%v", err)
+		}
 		left := maxParamValues
 		pv, err := plainValue(v, &left)
 		if err != nil {

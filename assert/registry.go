@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Registry maps check type names to checks built from declarative
@@ -295,14 +296,18 @@ func Validate(checkType string, params map[string]any) error {
 func (r *Registry) unknown(name string) error {
 	best, bestDist := "", 4 // suggest only close names
 	for _, n := range r.Names() {
+		if abs(len(name)-len(n)) >= bestDist {
+			continue // farther than bestDist, and a megabyte name costs no edit distance
+		}
 		if d := editDistance(name, n); d < bestDist {
 			best, bestDist = n, d
 		}
 	}
+	quoted := textnorm.Excerpt(name, maxQuoted)
 	if best != "" {
-		return fmt.Errorf("%w %q (did you mean %q?)", ErrUnknownCheck, name, best)
+		return fmt.Errorf("%w %q (did you mean %q?)", ErrUnknownCheck, quoted, best)
 	}
-	return fmt.Errorf("%w %q (known: %s)", ErrUnknownCheck, name, strings.Join(r.Names(), ", "))
+	return fmt.Errorf("%w %q (known: %s)", ErrUnknownCheck, quoted, strings.Join(r.Names(), ", "))
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.

@@ -191,12 +191,21 @@ func TestToolScope(t *testing.T) {
 		{name: "count in the last turn", tr: tr, check: "tool_call_count", params: map[string]any{"max": 1, "scope": "turn"}, want: PASS, summary: "1 tool call, want at most 1"},
 	})
 
+	// An agent that did nothing — no assistant message, no tool result —
+	// is no output to check, in either scope: never a pass of what it
+	// must not do (C24 d's kind), never a failure of what it must.
 	noAssistant := &evalkit.Transcript{Messages: []evalkit.Message{{Role: evalkit.RoleUser, Content: "hi"}}}
-	res, err := assert.ToolsCalled{Tools: []string{"x"}, Scope: assert.Turn}.Check(context.Background(), noAssistant)
-	require.NoError(t, err, "no last turn means no calls, not an error")
-	testify.False(t, res.Passed)
-	testify.Equal(t, []assert.Detail{{Label: "called", Text: "none"}, {Label: "scope", Text: "last turn: the transcript has no assistant message"}}, res.Details)
-	res, err = assert.NoToolErrors{Scope: assert.Turn}.Check(context.Background(), noAssistant)
+	for _, c := range []assert.Check{
+		assert.ToolsCalled{Tools: []string{"x"}, Scope: assert.Turn}, assert.ToolsCalled{Tools: []string{"x"}},
+		assert.NoToolErrors{Scope: assert.Turn}, assert.NoToolErrors{}, assert.ToolsNotCalled{Tools: []string{"x"}},
+	} {
+		_, err := c.Check(context.Background(), noAssistant)
+		require.ErrorIs(t, err, assert.ErrNoOutput, "%T", c)
+		testify.Contains(t, err.Error(), "the transcript has 1 message and none is from the assistant: the agent did nothing to check")
+	}
+	// The last turn of a run that answered before is its own scope.
+	answered := &evalkit.Transcript{Messages: []evalkit.Message{{Role: evalkit.RoleAssistant, Content: "Hello"}, {Role: evalkit.RoleUser, Content: "hi"}}}
+	res, err := assert.NoToolErrors{Scope: assert.Turn}.Check(context.Background(), answered)
 	require.NoError(t, err)
 	testify.True(t, res.Passed)
 }

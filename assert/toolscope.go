@@ -33,12 +33,32 @@ func (s toolScope) orphans() []evalkit.ToolResult {
 	return (&evalkit.Transcript{Messages: s.msgs}).OrphanResults()
 }
 
-// scopedCalls returns the calls of the whole transcript (Session, the
-// default for tool checks) or of its last turn. It wraps ErrNoOutput for a
-// nil transcript; no calls, or no last turn, is an empty scope.
-func scopedCalls(check string, tr *evalkit.Transcript, s Scope) (toolScope, error) {
+// agentActed returns an error wrapping ErrNoOutput, naming the check, when
+// the agent did nothing in tr: tr is nil, or none of its messages is the
+// assistant's or a tool's (a tool result is what an action of the agent
+// got, even when the call is missing). A run that crashed before its
+// first answer must not pass the checks of what it must not do
+// (tools_not_called, no_tool_errors, a maximum count) any more than
+// content_excludes (field case C24 d).
+func agentActed(check string, tr *evalkit.Transcript) error {
 	if tr == nil {
-		return toolScope{}, fmt.Errorf("%s: %w: the transcript is nil", check, ErrNoOutput)
+		return fmt.Errorf("%s: %w: the transcript is nil", check, ErrNoOutput)
+	}
+	for i := range tr.Messages {
+		if r := tr.Messages[i].Role; r == evalkit.RoleAssistant || r == evalkit.RoleTool {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: %w: the transcript has %s and none is from the assistant: the agent did nothing to check", check, ErrNoOutput, plural(len(tr.Messages), "message"))
+}
+
+// scopedCalls returns the calls of the whole transcript (Session, the
+// default for tool checks) or of its last turn. It wraps ErrNoOutput when
+// the agent did nothing (agentActed); no calls, or no last turn, is an
+// empty scope.
+func scopedCalls(check string, tr *evalkit.Transcript, s Scope) (toolScope, error) {
+	if err := agentActed(check, tr); err != nil {
+		return toolScope{}, err
 	}
 	if s.or(Session) == Session {
 		return toolScope{calls: tr.ToolCalls(), msgs: tr.Messages}, nil

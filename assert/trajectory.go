@@ -3,6 +3,8 @@ package assert
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
@@ -476,7 +478,8 @@ func readSpec(p *params, toolRequired bool, toolNames ...string) (ExpectedCall, 
 	}
 	if ok {
 		ec.ArgsMatch = make(map[string]string, len(am))
-		for k, v := range am {
+		for _, k := range slices.Sorted(maps.Keys(am)) { // the first bad one, always the same
+			v := am[k]
 			s, isStr := v.(string)
 			if !isStr {
 				return ec, p.err("args_match", "%q: want a pattern string, got %s", k, kindOf(v))

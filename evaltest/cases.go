@@ -20,6 +20,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 )
 
@@ -306,7 +307,7 @@ func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
 		}
 		key := strings.ReplaceAll(c.Name, " ", "_") // as t.Run names subtests
 		if prev, dup := seen[key]; dup {
-			problems = append(problems, fmt.Sprintf("%s:%d: case %q: the name is taken by the case at %s:%d", c.File, c.Line, c.Name, prev.File, prev.Line))
+			problems = append(problems, fmt.Sprintf("%s:%d: case %q: the name is taken by the case at %s:%d", c.File, c.Line, textnorm.Excerpt(c.Name, maxQuoted), prev.File, prev.Line))
 			continue
 		}
 		seen[key] = c
@@ -345,12 +346,24 @@ type caseParser struct {
 	problems []string
 }
 
+// A problem quotes at most maxQuoted bytes of any text of the file, and
+// says at most maxProblem: a megabyte key must not make a megabyte error.
+const (
+	maxQuoted  = 120
+	maxProblem = 1024
+)
+
 func (p *caseParser) problem(n *yaml.Node, path, format string, args ...any) {
 	line := 0
 	if n != nil {
 		line = n.Line
 	}
-	msg := fmt.Sprintf(format, args...)
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > maxQuoted {
+			args[i] = textnorm.Excerpt(s, maxQuoted)
+		}
+	}
+	msg := textnorm.Excerpt(fmt.Sprintf(format, args...), maxProblem)
 	if path != "" {
 		msg = path + ": " + msg
 	}
@@ -765,6 +778,9 @@ func kindName(n *yaml.Node) string {
 func didYouMean(name string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
+		if len(name)-len(k) >= bestD || len(k)-len(name) >= bestD {
+			continue // farther than bestD: no need to measure a megabyte name
+		}
 		if d := levenshtein(name, k); d < bestD {
 			best, bestD = k, d
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -179,4 +180,37 @@ func TestLoadCasesGivenTwiceAndAliasBombs(t *testing.T) {
 			assert.Empty(t, cases)
 		})
 	}
+}
+
+// A case file written with megabyte names — a case field, an eval field, a
+// repeat field, a check type, a parameter, a case name given twice — fails
+// with one problem for each, every one naming its file and line, quoting a
+// fragment with the marker and staying under 2 KiB. The did-you-mean of a
+// megabyte name skips the known names too far in length to be near, so
+// the file fails at once (it cost 1.6 G edit-distance steps before).
+func TestLoadCasesHugeNames(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	// An implicit YAML key is at most 1,024 characters; an explicit one
+	// ("? key") has no limit.
+	file := filepath.Join(t.TempDir(), "huge.yaml")
+	data := "- name: a\n  ? " + huge + "\n  : 1\n  evals: [{type: contains, params: {patterns: [a]}}]\n" +
+		"- name: b\n  evals:\n  - type: contains\n    ? " + huge + "\n    : 1\n    params: {patterns: [a]}\n" +
+		"- name: c\n  repeat:\n    n: 2\n    ? " + huge + "\n    : 1\n  evals: [{type: contains, params: {patterns: [a]}}]\n" +
+		"- name: d\n  evals: [{type: " + huge + "}]\n" +
+		"- name: e\n  evals:\n  - type: contains\n    params:\n      patterns: [a]\n      ? " + huge + "\n      : 1\n" +
+		"- name: " + huge + "\n  evals: [{type: contains, params: {patterns: [a]}}]\n" +
+		"- name: " + huge + "\n  evals: [{type: contains, params: {patterns: [a]}}]\n"
+	require.NoError(t, os.WriteFile(file, []byte(data), 0o644))
+
+	_, err := evaltest.LoadCases(file, nil)
+	var cfe *evaltest.CaseFileError
+	require.ErrorAs(t, err, &cfe)
+	require.Len(t, cfe.Problems, 6, "one problem for each huge name")
+	for i, p := range cfe.Problems {
+		assert.True(t, strings.HasPrefix(p, file+":"), "problem %d does not name the file: %.200q", i, p)
+		assert.LessOrEqual(t, len(p), 2048, "problem %d: %.200q", i, p)
+		assert.Contains(t, p, "more bytes]", "problem %d quotes no fragment with its marker: %.200q", i, p)
+		assert.NotContains(t, p, "did you mean", "problem %d: nothing is near a megabyte name", i)
+	}
+	assert.Less(t, len(err.Error()), 6*2048+len(file))
 }

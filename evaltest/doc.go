@@ -99,6 +99,13 @@
 // A model call not recorded fails the test with the request, the nearest
 // recorded one, what differs and the record command.
 //
+// A judge budget bounds what a run may spend on live judges:
+// EVALKIT_MAX_JUDGE_CALLS (HTTP calls, retries included) and
+// EVALKIT_MAX_COST_USD (dollars, as the judges price replies), per test
+// binary. Past it every judged step is an error naming the budget and how
+// it was spent; replayed verdicts cost nothing and are not counted (see
+// ErrJudgeBudget).
+//
 // With go test -artifacts (Go 1.26+), the transcript of a failed check is
 // written to the test's artifact directory.
 //

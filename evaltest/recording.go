@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/judgehttp"
 )
 
 // WithMode sets how the T's live judge is recorded, overriding
@@ -229,18 +230,28 @@ func (s *stepJudge) target() (evalkit.Judge, error) {
 }
 
 // ask asks s's judge through its recording, or directly when it is not
-// recorded.
+// recorded. Every call is metered by the judge budget (see
+// ErrJudgeBudget).
 func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 	judge, err := s.target()
 	if err != nil {
 		return evalkit.Verdict{}, err
+	}
+	var meter *budgetMeter
+	if budget := currentBudget(); budget != nil {
+		if err := budget.check(); err != nil {
+			return evalkit.Verdict{}, err
+		}
+		meter = budget.meter(s.t.topTest())
+		ctx = judgehttp.WithMeter(ctx, meter)
 	}
 	rec, err := s.t.recorder(judge)
 	if err != nil {
 		return evalkit.Verdict{}, err
 	}
 	if rec == nil {
-		return s.t.limited(judge).Judge(ctx, req) // see limit.go
+		v, err := s.t.limited(judge).Judge(ctx, req) // see limit.go
+		return budgeted(meter, v, err)
 	}
 	v, origin, err := rec.JudgeOrigin(ctx, req)
 	s.mu.Lock()
@@ -249,7 +260,19 @@ func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.
 		s.origins = append(s.origins, origin)
 	}
 	s.mu.Unlock()
-	return v, err
+	return budgeted(meter, v, err)
+}
+
+// budgeted is a judge call's outcome once the budget has its say: a step
+// whose own call exceeded the budget is an error, verdict or not.
+func budgeted(m *budgetMeter, v evalkit.Verdict, err error) (evalkit.Verdict, error) {
+	if err != nil {
+		return v, err
+	}
+	if berr := m.err(); berr != nil {
+		return evalkit.Verdict{}, berr
+	}
+	return v, nil
 }
 
 // Identity is s's judge's, so messages name its model.

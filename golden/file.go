@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Version is the recording format version this package reads and writes.
@@ -154,7 +155,7 @@ func decodeWhole(name string, data []byte) (*File, error) {
 		err = fmt.Errorf("more data after its JSON object")
 	}
 	switch {
-	case f.Version != nil && *f.Version != Version:
+	case f.Version != nil && *f.Version != Version && !versionError(err):
 		// Before any other error: another version may be another shape.
 		return nil, fmt.Errorf("golden: %s: format version %d, and this evalkit reads version %d: update evalkit, or re-record the file", name, *f.Version, Version)
 	case err != nil:
@@ -176,7 +177,7 @@ func checkKeys(name string, entries []Entry) error {
 	seen := make(map[string]bool, len(entries))
 	for i, e := range entries {
 		if !validKey(e.Key) {
-			return fmt.Errorf("golden: %s: entry %d: key %q is not %s and 64 hex digits", name, i+1, e.Key, KeyPrefix)
+			return fmt.Errorf("golden: %s: entry %d: key %s is not %s and 64 hex digits", name, i+1, textnorm.Quote(e.Key, maxQuotedKey), KeyPrefix)
 		}
 		if seen[e.Key] {
 			return fmt.Errorf("golden: %s: entry %d: key %s is given twice", name, i+1, e.Key)
@@ -240,6 +241,16 @@ func decodeEntries(data []byte) (entries []Entry, ok bool) {
 		return nil, false // more after the object, or not JSON
 	}
 	return entries, true
+}
+
+// maxQuotedKey bounds a key quoted in an error: a real one is 71 bytes.
+const maxQuotedKey = 120
+
+// versionError reports whether err is the version's own decoding error: a
+// "version" that is not a number decodes as 0, which is no version.
+func versionError(err error) bool {
+	var typ *json.UnmarshalTypeError
+	return errors.As(err, &typ) && typ.Field == "version"
 }
 
 // jsonError says where in data a decoding error is: "line 3, column 7:

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // File name suffixes of the two kinds of recording. evaltest names them
@@ -179,7 +181,7 @@ func DecodeHTTP(name string, data []byte) (*HTTPFile, error) {
 		err = fmt.Errorf("more data after its JSON object")
 	}
 	switch {
-	case f.Version != nil && *f.Version != Version:
+	case f.Version != nil && *f.Version != Version && !versionError(err):
 		return nil, fmt.Errorf("golden: %s: format version %d, and this evalkit reads version %d: update evalkit, or re-record the file", name, *f.Version, Version)
 	case err != nil:
 		return nil, fmt.Errorf("golden: %s: not an HTTP recording: %s", name, jsonError(data, err))
@@ -191,7 +193,7 @@ func DecodeHTTP(name string, data []byte) (*HTTPFile, error) {
 		where := fmt.Sprintf("golden: %s: interaction %d", name, i+1)
 		switch {
 		case !validKey(in.Key):
-			return nil, fmt.Errorf("%s: key %q is not %s and 64 hex digits", where, in.Key, KeyPrefix)
+			return nil, fmt.Errorf("%s: key %s is not %s and 64 hex digits", where, textnorm.Quote(in.Key, maxQuotedKey), KeyPrefix)
 		case in.Occurrence < 1:
 			return nil, fmt.Errorf("%s: occurrence %d is not 1 or more", where, in.Occurrence)
 		case seen[in.ID()]:

@@ -3,6 +3,8 @@ package golden
 import (
 	"fmt"
 	"strings"
+
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Mode says what a Recorder does with its recording. The modes are
@@ -57,7 +59,7 @@ func ParseMode(s string) (Mode, error) {
 	case "live":
 		return ModeLive, nil
 	}
-	return ModeReplay, fmt.Errorf("golden: unknown mode %q: want replay, record, refresh or live", s)
+	return ModeReplay, fmt.Errorf("golden: unknown mode %s: want replay, record, refresh or live", textnorm.Quote(s, 40))
 }
 
 // Origin says where a verdict came from (see Recorder.JudgeOrigin).

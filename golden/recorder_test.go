@@ -231,4 +231,12 @@ func TestGoldenParseMode(t *testing.T) {
 	}
 	_, err := golden.ParseMode("update")
 	assert.EqualError(t, err, `golden: unknown mode "update": want replay, record, refresh or live`)
+	// An EVALKIT_MODE that is no mode is an error quoting at most 40 bytes
+	// of it (a 128 KiB variable made a 128 KiB error), never a mode.
+	for _, bad := range []string{"recrod", "re cord", "record,refresh", "1", "true", "replay\x00", "\u212Aive", strings.Repeat("x", 128<<10)} {
+		_, err := golden.ParseMode(bad)
+		require.Error(t, err, "%.40q", bad)
+		assert.Contains(t, err.Error(), "golden: unknown mode ")
+		assert.Less(t, len(err.Error()), 150, "%.40q", bad)
+	}
 }

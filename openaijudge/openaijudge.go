@@ -3,6 +3,7 @@ package openaijudge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -327,6 +328,7 @@ func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 		model = req.Model
 	}
 	level := formatLevel(j.format.Load())
+	sent := 0 // attempts of the levels the server refused
 	for {
 		body, err := json.Marshal(j.request(model, msgs, schema, level))
 		if err != nil {
@@ -334,14 +336,20 @@ func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 		}
 		resp, err := j.client.Post(ctx, j.endpoint, j.headers(), body)
 		if err != nil {
-			if level < formatNone && rejectsFormat(err, level) {
-				level++
-				j.raiseFormat(level)
-				continue
+			var e *judgehttp.Error
+			if errors.As(err, &e) {
+				e.Attempts += sent
+				if level < formatNone && rejectsFormat(err, level) {
+					sent = e.Attempts
+					level++
+					j.raiseFormat(level)
+					continue
+				}
 			}
 			return evalkit.Verdict{}, withHint(err)
 		}
-		return j.verdict(resp, req, model)
+		resp.Attempts += sent
+		return j.verdict(ctx, resp, req, model)
 	}
 }
 

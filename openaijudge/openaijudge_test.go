@@ -248,10 +248,10 @@ func TestOpenaijudgeFormatFallback(t *testing.T) {
 		assert.EqualError(t, err, "openaijudge: 1 attempt: HTTP 400 Bad Request: The model `gpt-9` does not exist")
 		assert.Equal(t, []any{"json_schema"}, formats(tr))
 	})
-	t.Run("a failure after the downgrade is reported", func(t *testing.T) {
+	t.Run("a failure after the downgrade is reported, with the attempts of both levels", func(t *testing.T) {
 		j, _ := newJudge(t, []judgefake.Reply{noSchema, judgefake.Status(401)}, openaijudge.WithMaxRetries(0))
 		_, err := j.Judge(context.Background(), refundRequest)
-		assert.EqualError(t, err, "openaijudge: 1 attempt: HTTP 401 Unauthorized: judgefake: scripted 401 Unauthorized")
+		assert.EqualError(t, err, "openaijudge: 2 attempts: HTTP 401 Unauthorized: judgefake: scripted 401 Unauthorized")
 	})
 }
 
@@ -284,19 +284,19 @@ func TestOpenaijudgeFaults(t *testing.T) {
 			"openaijudge: 4 attempts: timeout: no complete response within 2m0s", 4, 8*time.Minute + 3500*time.Millisecond, false},
 		{"connection reset, then an answer", []judgefake.Reply{judgefake.ConnReset(), v}, "", 2, 500 * time.Millisecond, false},
 		{"malformed body", []judgefake.Reply{judgefake.Malformed()},
-			`openaijudge: HTTP 200: the reply is not a chat completion: invalid character ',' looking for beginning of object key string`, 1, 0, false},
+			`openaijudge: 1 attempt: HTTP 200: the reply is not a chat completion: invalid character ',' looking for beginning of object key string`, 1, 0, false},
 		{"cut-off body", []judgefake.Reply{judgefake.CutOff(goodReply)},
-			`openaijudge: HTTP 200: the reply is not a chat completion: unexpected end of JSON input`, 1, 0, false},
-		{"empty body", []judgefake.Reply{judgefake.EmptyBody()}, "openaijudge: HTTP 200: the reply is empty", 1, 0, false},
+			`openaijudge: 1 attempt: HTTP 200: the reply is not a chat completion: unexpected end of JSON input`, 1, 0, false},
+		{"empty body", []judgefake.Reply{judgefake.EmptyBody()}, "openaijudge: 1 attempt: HTTP 200: the reply is empty", 1, 0, false},
 		{"wrong schema", []judgefake.Reply{judgefake.WrongSchema(goodReply)},
-			`openaijudge: HTTP 200: the reply is not a chat completion: it has no "choices"`, 1, 0, false},
+			`openaijudge: 1 attempt: HTTP 200: the reply is not a chat completion: it has no "choices"`, 1, 0, false},
 		{"cut off at the token limit", []judgefake.Reply{{Text: `{"reasoning": "The answer states`, StopReason: "length"}},
-			`openaijudge: gpt-4.1-mini: evalkit: unreadable judge verdict: the reply was cut off at the token limit (finish_reason "length") after 32 bytes`, 1, 0, true},
+			`openaijudge: 1 attempt: gpt-4.1-mini: evalkit: unreadable judge verdict: the reply was cut off at the token limit (finish_reason "length") after 32 bytes`, 1, 0, true},
 		{"content filter", []judgefake.Reply{{Text: "", StopReason: "content_filter"}},
-			`openaijudge: HTTP 200: the reply was withheld by the content filter (finish_reason "content_filter")`, 1, 0, false},
-		{"prose, no verdict", []judgefake.Reply{judgefake.Text("I would rate it a 10")}, "openaijudge: gpt-4.1-mini: evalkit: unreadable judge verdict", 1, 0, true},
-		{"score outside the scale", []judgefake.Reply{judgefake.Text(`{"reasoning": "great", "score": 11}`)}, "openaijudge: gpt-4.1-mini: evalkit: unreadable judge verdict", 1, 0, true},
-		{"empty answer", []judgefake.Reply{judgefake.Text("")}, "openaijudge: gpt-4.1-mini: evalkit: unreadable judge verdict: the answer is empty", 1, 0, true},
+			`openaijudge: 1 attempt: HTTP 200: the reply was withheld by the content filter (finish_reason "content_filter")`, 1, 0, false},
+		{"prose, no verdict", []judgefake.Reply{judgefake.Text("I would rate it a 10")}, "openaijudge: 1 attempt: gpt-4.1-mini: evalkit: unreadable judge verdict", 1, 0, true},
+		{"score outside the scale", []judgefake.Reply{judgefake.Text(`{"reasoning": "great", "score": 11}`)}, "openaijudge: 1 attempt: gpt-4.1-mini: evalkit: unreadable judge verdict", 1, 0, true},
+		{"empty answer", []judgefake.Reply{judgefake.Text("")}, "openaijudge: 1 attempt: gpt-4.1-mini: evalkit: unreadable judge verdict: the answer is empty", 1, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -530,16 +530,16 @@ func TestOpenaijudgeReplyShapes(t *testing.T) {
 	}{
 		{"content parts", `{"object": "chat.completion", "model": "m", "choices": [{"message": {"role": "assistant", "content": [{"type": "text", "text": "{\"reasoning\": \"ok\", "}, {"type": "image_url"}, {"type": "text", "text": "\"score\": 4}"}]}, "finish_reason": "stop"}]}`, "", 4},
 		{"refusal", `{"object": "chat.completion", "choices": [{"message": {"role": "assistant", "content": null, "refusal": "I can't help with that."}, "finish_reason": "stop"}]}`,
-			"openaijudge: HTTP 200: the model refused to judge: I can't help with that.", 0},
-		{"no message", `{"object": "chat.completion", "choices": [{"finish_reason": "stop"}]}`, "openaijudge: HTTP 200: the reply's first choice has no message", 0},
-		{"empty choices", `{"object": "chat.completion", "choices": []}`, "openaijudge: HTTP 200: the reply has no choices", 0},
-		{"content of another type", `{"object": "chat.completion", "choices": [{"message": {"content": 7}}]}`, "openaijudge: HTTP 200: the message content is neither text nor a list of parts", 0},
+			"openaijudge: 1 attempt: HTTP 200: the model refused to judge: I can't help with that.", 0},
+		{"no message", `{"object": "chat.completion", "choices": [{"finish_reason": "stop"}]}`, "openaijudge: 1 attempt: HTTP 200: the reply's first choice has no message", 0},
+		{"empty choices", `{"object": "chat.completion", "choices": []}`, "openaijudge: 1 attempt: HTTP 200: the reply has no choices", 0},
+		{"content of another type", `{"object": "chat.completion", "choices": [{"message": {"content": 7}}]}`, "openaijudge: 1 attempt: HTTP 200: the message content is neither text nor a list of parts", 0},
 		{"two choices that disagree", `{"object": "chat.completion", "model": "m", "choices": [{"index": 0, "message": {"content": "{\"score\": 10}"}, "finish_reason": "stop"}, {"index": 1, "message": {"content": "{\"score\": 1}"}, "finish_reason": "stop"}]}`,
-			"openaijudge: m: evalkit: unreadable judge verdict: the reply has 2 choices where the judge asked for one, and which is the verdict is not knowable", 0},
+			"openaijudge: 1 attempt: m: evalkit: unreadable judge verdict: the reply has 2 choices where the judge asked for one, and which is the verdict is not knowable", 0},
 		{"two choices that agree", `{"object": "chat.completion", "model": "m", "choices": [{"message": {"content": "{\"score\": 4}"}}, {"message": {"content": "{\"score\": 4}"}}]}`,
-			"openaijudge: m: evalkit: unreadable judge verdict: the reply has 2 choices where the judge asked for one, and which is the verdict is not knowable", 0},
+			"openaijudge: 1 attempt: m: evalkit: unreadable judge verdict: the reply has 2 choices where the judge asked for one, and which is the verdict is not knowable", 0},
 		{"cut off, as some servers write it", `{"object": "chat.completion", "model": "m", "choices": [{"message": {"content": "{\"score\": 4"}, "finish_reason": "max_tokens"}]}`,
-			"openaijudge: m: evalkit: unreadable judge verdict: the reply was cut off at the token limit (finish_reason \"max_tokens\") after 11 bytes", 0},
+			"openaijudge: 1 attempt: m: evalkit: unreadable judge verdict: the reply was cut off at the token limit (finish_reason \"max_tokens\") after 11 bytes", 0},
 		{"a finish_reason of its own is read", `{"object": "chat.completion", "model": "m", "choices": [{"message": {"content": "{\"score\": 4}"}, "finish_reason": "eos"}]}`, "", 4},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package openaijudge
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -139,9 +140,15 @@ type chatResponse struct {
 }
 
 // verdict reads a 2xx response into a verdict.
-func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, model string) (evalkit.Verdict, error) {
+//
+// Every error names the attempts the call made, as an HTTP failure's does:
+// "openaijudge: 2 attempts: HTTP 200: the reply is empty". A reply that
+// reports usage is metered (judgehttp.Spend) before its answer is read, so
+// an unreadable answer is paid for too.
+func (j *Judge) verdict(ctx context.Context, resp *judgehttp.Response, req evalkit.JudgeRequest, model string) (evalkit.Verdict, error) {
+	tries := attempts(resp.Attempts)
 	fail := func(format string, args ...any) (evalkit.Verdict, error) {
-		return evalkit.Verdict{}, fmt.Errorf("openaijudge: HTTP %d: "+format, append([]any{resp.Status}, args...)...)
+		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s: HTTP %d: "+format, append([]any{tries, resp.Status}, args...)...)
 	}
 	if len(resp.Body) == 0 {
 		return fail("the reply is empty")
@@ -160,8 +167,17 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 	if cr.Model != "" {
 		answered = cr.Model
 	}
+	var usage evalkit.Usage
+	if cr.Usage != nil {
+		usage = evalkit.Usage{InputTokens: cr.Usage.PromptTokens, OutputTokens: cr.Usage.CompletionTokens}
+		p, priced := judgehttp.LookupPrice(j.prices, cr.Model, model)
+		if priced {
+			usage.CostUSD = p.cost(usage)
+		}
+		judgehttp.Spend(ctx, judgehttp.Cost{Client: "openaijudge", Model: answered, USD: usage.CostUSD, Priced: priced})
+	}
 	unreadable := func(format string, args ...any) (evalkit.Verdict, error) {
-		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s: %w: "+format, append([]any{answered, evalkit.ErrUnreadableVerdict}, args...)...)
+		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s: %s: %w: "+format, append([]any{tries, answered, evalkit.ErrUnreadableVerdict}, args...)...)
 	}
 	if len(cr.Choices) > 1 {
 		// The judge never sends n, so one choice is what it asked for;
@@ -194,19 +210,22 @@ func (j *Judge) verdict(resp *judgehttp.Response, req evalkit.JudgeRequest, mode
 	// the answer be read: ParseVerdict refuses one it cannot read whole.
 	v, err := evalkit.ParseVerdictFor(req, content)
 	if err != nil {
-		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s: %w", answered, err)
+		return evalkit.Verdict{}, fmt.Errorf("openaijudge: %s: %s: %w", tries, answered, err)
 	}
 	v.Model = answered
 	if v.Raw == "" {
 		v.Raw = content
 	}
-	if cr.Usage != nil {
-		v.Usage = evalkit.Usage{InputTokens: cr.Usage.PromptTokens, OutputTokens: cr.Usage.CompletionTokens}
-		if p, ok := judgehttp.LookupPrice(j.prices, cr.Model, model); ok {
-			v.Usage.CostUSD = p.cost(v.Usage)
-		}
-	}
+	v.Usage = usage
 	return v, nil
+}
+
+// attempts says how many attempts a call made: "1 attempt", "3 attempts".
+func attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
 }
 
 // messageText reads a message's content: a string, or (as some servers

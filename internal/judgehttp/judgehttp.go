@@ -28,6 +28,9 @@
 // and a server that wants callers spread out says so in Retry-After. A wait
 // longer than MaxWait (default one minute), or one that would end after the
 // context's deadline, is not waited: the call fails at once and says why.
+//
+// A Meter in the context (WithMeter) is asked before every attempt, and
+// may refuse it: that is how a caller bounds what judges spend.
 package judgehttp
 
 import (
@@ -107,25 +110,38 @@ type Response struct {
 func (c *Client) Post(ctx context.Context, endpoint string, header http.Header, body []byte) (*Response, error) {
 	client := noRedirects(c.HTTP)
 	maxRetries := min(max(c.MaxRetries, 0), MaxRetries)
-	attempt := 0
+	meter := meterOf(ctx)
+	var last *Error // the failure a retry follows
+	tries := 0
 	for {
-		attempt++
+		tries++
+		if meter != nil {
+			if err := meter.Attempt(c.Name, tries); err != nil {
+				if last == nil {
+					return nil, &Error{Name: c.Name, attempt: attempt{err: err}, secrets: c.Secrets}
+				}
+				last.Stop = "not retrying: " + err.Error()
+				last.stopErr = err
+				return nil, last
+			}
+		}
 		resp, fail := c.try(ctx, client, endpoint, header, body)
 		if fail == nil {
-			resp.Attempts = attempt
+			resp.Attempts = tries
 			return resp, nil
 		}
-		e := &Error{Name: c.Name, Attempts: attempt, attempt: *fail, secrets: c.Secrets}
+		e := &Error{Name: c.Name, Attempts: tries, attempt: *fail, secrets: c.Secrets}
+		last = e
 		if !fail.retryable {
 			return nil, e
 		}
-		if attempt > maxRetries {
+		if tries > maxRetries {
 			if c.MaxRetries > MaxRetries {
 				e.Stop = fmt.Sprintf("not retrying: %d retries is the most a judge makes", MaxRetries)
 			}
 			return nil, e
 		}
-		wait := backoff(attempt - 1)
+		wait := backoff(tries - 1)
 		if fail.hasRetryAfter && fail.retryAfter >= 0 {
 			wait = fail.retryAfter
 		}
@@ -135,7 +151,7 @@ func (c *Client) Post(ctx context.Context, endpoint string, header http.Header, 
 		}
 		if deadline, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(deadline) {
 			e.Stop = fmt.Sprintf("not retrying: waiting %v would pass the context deadline (%v left)", wait, time.Until(deadline).Round(time.Millisecond))
-			e.ctxErr = context.DeadlineExceeded
+			e.stopErr = context.DeadlineExceeded
 			return nil, e
 		}
 		timer := time.NewTimer(wait)
@@ -143,7 +159,7 @@ func (c *Client) Post(ctx context.Context, endpoint string, header http.Header, 
 		case <-ctx.Done():
 			timer.Stop()
 			e.Stop = "stopped waiting to retry: " + ctx.Err().Error()
-			e.ctxErr = ctx.Err()
+			e.stopErr = ctx.Err()
 			return nil, e
 		case <-timer.C:
 		}
@@ -448,14 +464,15 @@ func Bound(s string, n int) string {
 type Error struct {
 	// Name is the client's name: "openaijudge".
 	Name string
-	// Attempts is how many requests were sent.
+	// Attempts is how many requests were sent: 0 when a Meter refused the
+	// first.
 	Attempts int
 	// Stop says why a retryable failure was not retried, when that is not
 	// simply that the retries ran out.
 	Stop string
 
 	attempt
-	ctxErr  error
+	stopErr error // what stopped the retries: the context's end, or the Meter's refusal
 	secrets []string
 }
 
@@ -532,12 +549,13 @@ func (e *Error) cause() string {
 	return strings.Join(parts, ": ")
 }
 
-// Unwrap returns the transport or context error behind the failure, if any,
-// so errors.Is(err, context.DeadlineExceeded) holds for a call the
-// context's deadline ended.
+// Unwrap returns the error behind the failure, if any: what stopped the
+// retries (the context's end, a Meter's refusal), else the transport or
+// context error of the last attempt. So errors.Is(err,
+// context.DeadlineExceeded) holds for a call the context's deadline ended.
 func (e *Error) Unwrap() error {
-	if e.ctxErr != nil {
-		return e.ctxErr
+	if e.stopErr != nil {
+		return e.stopErr
 	}
 	return e.err
 }

@@ -41,11 +41,24 @@ func TestCheckSize(t *testing.T) {
 	}{ // at most 1000 values, 1000 bytes for the strings, MaxDepth for the deep
 		"a shared list":     {shared(40, pairList), "holds more than 1000 values, counted as a tree"},
 		"a shared map":      {shared(40, pairMap), "holds more than 1000 values, counted as a tree"},
-		"a cycle":           {cycle, "holds more than 1000 values"},
+		"a cycle":           {cycle, "holds itself"},
 		"typed values":      {[]typed{{Items: make([]map[string]int, 2000)}}, "holds more than 1000 values"},
 		"shared strings":    {[]any{strings.Repeat("x", 600), strings.Repeat("x", 600)}, "is more than 1000 bytes as JSON, counted as a tree"},
 		"too deep":          {deep, "nests deeper than 10000 levels"},
-		"a pointer's cycle": {func() any { p := &typed{}; p.Next = p; return p }(), "nests deeper than 10000 levels"},
+		"a pointer's cycle": {func() any { p := &typed{}; p.Next = p; return p }(), "holds itself"},
+		"a map's cycle":     {func() any { m := map[string]any{}; m["m"] = []any{m}; return m }(), "holds itself"},
+		"shared, deep":      {shared(40, func(v any) any { return []any{[]any{[]any{v}}, v} }), "holds more than 1000 values"},
+		"shared past the depth": {func() any {
+			v := any(1.0) // 6000 levels: within the depth once, past it a second time 5000 levels down
+			for range 6000 {
+				v = []any{v}
+			}
+			w := v
+			for range 5000 {
+				w = []any{w}
+			}
+			return []any{v, w}
+		}(), "nests deeper than 10000 levels"},
 	}
 	for name, tt := range over {
 		t.Run(name, func(t *testing.T) {
@@ -53,8 +66,8 @@ func TestCheckSize(t *testing.T) {
 			switch {
 			case strings.HasPrefix(tt.msg, "is more than"):
 				values, bytes = 1<<20, 1000
-			case strings.HasPrefix(tt.msg, "nests"):
-				values = 1 << 20
+			case strings.HasPrefix(tt.msg, "nests"), strings.HasPrefix(tt.msg, "holds itself"):
+				values = 1 << 30
 			}
 			err := CheckSize(tt.v, values, bytes)
 			require.Error(t, err)
