@@ -127,3 +127,29 @@ func TestGoldenLockChild(t *testing.T) {
 		require.NoError(t, tr.Save())
 	}
 }
+
+// Recorders opened separately on one file in one process — a user's own,
+// beside evaltest's — and saving at once each read, merge and write it
+// under its lock: 64 of them keep all 64 entries.
+func TestGoldenSeparateRecordersOnOneFile(t *testing.T) {
+	path := recordingPath(t)
+	var wg sync.WaitGroup
+	for i := range 64 {
+		wg.Go(func() {
+			r, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+			if !assert.NoError(t, err) {
+				return
+			}
+			req := refundRequest()
+			req.Criteria = fmt.Sprintf("criterion %d", i)
+			_, err = r.Judge(context.Background(), req)
+			assert.NoError(t, err)
+			assert.NoError(t, r.Save())
+		})
+	}
+	wg.Wait()
+	f, err := golden.Load(path)
+	require.NoError(t, err)
+	assert.Len(t, f.Entries, 64)
+	assert.NoError(t, golden.Verify(path))
+}
