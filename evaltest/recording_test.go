@@ -29,7 +29,14 @@ type testTB struct {
 	name     string
 	mu       sync.Mutex
 	errors   []string
+	attrs    []string
 	cleanups []func()
+}
+
+func (f *testTB) Attr(key, value string) {
+	f.mu.Lock()
+	f.attrs = append(f.attrs, key+" "+value)
+	f.mu.Unlock()
 }
 
 func (f *testTB) Helper()                  {}

@@ -359,11 +359,21 @@ func (t *T) attr(l results.Line) {
 	if l.Judge != "" {
 		parts = append(parts, "judge="+strings.ReplaceAll(l.Judge, " ", "_"))
 	}
+	if p := l.Provenance; p != nil && p.Name != "" {
+		name := p.Name
+		if p.Variant != "" {
+			name += "/" + p.Variant
+		}
+		parts = append(parts, "judge_name="+strings.ReplaceAll(name, " ", "_")) // its name in the judge set
+	}
 	if l.Source != "" {
 		parts = append(parts, "source="+l.Source)
 	}
 	if l.CostUSD > 0 {
-		parts = append(parts, "cost_usd="+strconv.FormatFloat(l.CostUSD, 'f', -1, 64))
+		// Six significant digits, in decimal: a sum's float noise
+		// (0.30000000000000004) is not shown, nor an exponent (1e-05).
+		cost, _ := strconv.ParseFloat(strconv.FormatFloat(l.CostUSD, 'g', 6, 64), 64)
+		parts = append(parts, "cost_usd="+strconv.FormatFloat(cost, 'f', -1, 64))
 	}
 	parts = append(parts, l.Check)
 	value := strings.Map(func(r rune) rune {
