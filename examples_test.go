@@ -270,5 +270,5 @@ func Example_replayedJudge() {
 	//     raw score: 9 on 1–10
 	//     judge: gpt-4-0613 (replayed testdata/evalkit/TestMTBenchJudgments.judge.json)
 	//     transcript: 2 messages
-	//     hint: EVALKIT_MODE=refresh go test -run '^TestMTBenchJudgments$'   # re-judge against the live judge
+	//     hint: EVALKIT_MODE=refresh go test . -run '^TestMTBenchJudgments$'   # re-judge against the live judge
 }

@@ -71,12 +71,12 @@
 //	    nearest: sha256:9b1c2d3e4f5a (recorded 2026-05-01T10:00:00Z)
 //	    differs: criteria: now "Confirms the refund", recorded "Confirms the refund and states the amount"
 //	    transcript: 9 messages
-//	    hint: EVALKIT_MODE=record go test -run '^TestRefund$'   # record the missing verdict against the live judge
+//	    hint: EVALKIT_MODE=record go test ./agent -run '^TestRefund$'   # record the missing verdict against the live judge
 //
 // and a failed replayed verdict where it came from:
 //
 //	judge: gpt-4.1-mini (replayed testdata/evalkit/TestRefund.judge.json)
-//	hint: EVALKIT_MODE=refresh go test -run '^TestRefund$'   # re-judge against the live judge
+//	hint: EVALKIT_MODE=refresh go test ./agent -run '^TestRefund$'   # re-judge against the live judge
 //
 // Parallel tests share a judge's rate limits: a JudgeLimiter bounds the
 // judge calls of every T given it (WithJudgeLimiter) to a number in flight

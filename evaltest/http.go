@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -38,7 +37,7 @@ import (
 //	agent_test.go:31: HTTPClient(t): error: golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions (key sha256:3f2a9c4d5e6f)
 //	    nearest: sha256:9b1c2d3e4f5a (recorded 2026-05-01T10:00:00Z)
 //	    differs: body.messages[0].content: now "You are a terse airline agent.", recorded "# Airline Agent Policy…"
-//	    hint: EVALKIT_MODE=record go test -run '^TestAgent$'   # record the missing model calls against the live API
+//	    hint: EVALKIT_MODE=record go test ./agent -run '^TestAgent$'   # record the missing model calls against the live API
 //
 // The recording is read at the first call and written when the test ends.
 // A bad mode or a recording that does not read fails the test at once
@@ -69,7 +68,7 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 		tb.Fatalf("HTTPClient(t): error: %v", err)
 		return nil
 	}
-	hint := fmt.Sprintf("hint: EVALKIT_MODE=record go test -run '^%s$'   # record the missing model calls against the live API", regexp.QuoteMeta(test))
+	hint := hintCommand("record", test, "record the missing model calls against the live API")
 	tb.Cleanup(func() {
 		tb.Helper()
 		if misses := tr.Misses(); len(misses) > 0 {

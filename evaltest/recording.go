@@ -299,7 +299,7 @@ func (s *stepJudge) JudgeName() (name, variant string) {
 type note struct {
 	judge string   // " (replayed testdata/evalkit/TestRefund.judge.json)"
 	lines []string // "nearest: …", "differs: …"
-	hint  string   // "hint: EVALKIT_MODE=record go test -run '^TestRefund$'   # …"
+	hint  string   // "hint: EVALKIT_MODE=record go test ./agent -run '^TestRefund$'   # …"
 }
 
 // maxDiffers bounds the differs lines of a replay miss.
@@ -351,5 +351,40 @@ func (s *stepJudge) noteFor(err error) *note {
 
 // hint is the command that runs the step's top-level test in mode.
 func (s *stepJudge) hint(mode, why string) string {
-	return fmt.Sprintf("hint: EVALKIT_MODE=%s go test -run '^%s$'   # %s", mode, regexp.QuoteMeta(s.t.topTest()), why)
+	return hintCommand(mode, s.t.topTest(), why)
 }
+
+// hintCommand is "hint: EVALKIT_MODE=mode go test ./pkg -run '^Test$'   #
+// why": run from the module's root, as go test ./... is, it runs test and
+// no same-named test of another package.
+func hintCommand(mode, test, why string) string {
+	return fmt.Sprintf("hint: EVALKIT_MODE=%s go test %s-run '^%s$'   # %s", mode, packageArg(), regexp.QuoteMeta(test), why)
+}
+
+// packageArg is the test binary's package as go test names it from the
+// module's root, "./examples/agent " (with a space), or "" when the
+// module's root is not found above the working directory (go test runs a
+// test in its package's directory).
+var packageArg = sync.OnceValue(func() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			rel, err := filepath.Rel(dir, wd)
+			if err != nil || strings.ContainsAny(rel, " '\"$`") {
+				return "" // a path a shell would need quoted: left out
+			}
+			if rel == "." {
+				return ". "
+			}
+			return "./" + filepath.ToSlash(rel) + " "
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+})

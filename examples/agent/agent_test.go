@@ -187,7 +187,7 @@ func TestAgentPromptChangeFailsTestAgent(t *testing.T) {
 	tb := &fakeT{TB: t, name: "TestAgent"}
 	tb.run(func() { agentCase(tb, golden.ModeReplay, "You are a terse airline agent.\n\n"+loadRun(t).system) })
 	require.Len(t, tb.errors, 2, "the agent's error, then the miss when the test ends")
-	hint := "\nhint: EVALKIT_MODE=record go test -run '^TestAgent$'   # record the missing model calls against the live API"
+	hint := "\nhint: EVALKIT_MODE=record go test ./examples/agent -run '^TestAgent$'   # record the missing model calls against the live API"
 	assert.Contains(t, tb.errors[0], "agent: asking the model: Post \"http://model.invalid/v1/chat/completions\": golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions")
 	assert.Contains(t, tb.errors[0], strings.TrimPrefix(hint, "\n"))
 	assert.Regexp(t, `^HTTPClient\(t\): error: golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions \(key sha256:[0-9a-f]{12}\)
