@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"math"
+	"strconv"
 	"strings"
 
 	charts "github.com/go-analyze/charts"
@@ -27,9 +29,11 @@ func theme(series ...charts.Color) charts.ColorPalette {
 func passRateChart(types []typeRow) (template.HTML, error) {
 	labels := make([]string, len(types))
 	pass, fail, errs := make([]float64, len(types)), make([]float64, len(types)), make([]float64, len(types))
+	most := 0
 	for i, t := range types {
 		labels[i] = fmt.Sprintf("%s %.0f%%", t.Type, 100*t.Rate())
 		pass[i], fail[i], errs[i] = float64(t.Pass), float64(t.Fail), float64(t.Error)
+		most = max(most, t.Pass+t.Fail+t.Error)
 	}
 	opt := charts.NewBarChartOptionWithData([][]float64{pass, fail, errs})
 	opt.Horizontal = true
@@ -39,7 +43,7 @@ func passRateChart(types []typeRow) (template.HTML, error) {
 	opt.Legend.SeriesNames = []string{"pass", "fail", "error"}
 	opt.Legend.Offset = charts.OffsetRight
 	opt.Title.Text = "Checks per type: pass, fail, error (pass rate)"
-	opt.ValueAxis = []charts.ValueAxisOption{{Min: charts.Ptr(0.0)}}
+	opt.ValueAxis = []charts.ValueAxisOption{countAxis(most)}
 	opt.Padding = charts.NewBoxEqual(16)
 	return svg(opt, 880, 90+28*len(types))
 }
@@ -48,16 +52,18 @@ func passRateChart(types []typeRow) (template.HTML, error) {
 func histogramChart(h histogram) (template.HTML, error) {
 	vals := make([]float64, 10)
 	labels := make([]string, 10)
+	most := 0
 	for i, c := range h.Counts {
 		vals[i] = float64(c)
 		labels[i] = fmt.Sprintf("%.1f", float64(i)/10)
+		most = max(most, c)
 	}
 	opt := charts.NewBarChartOptionWithData([][]float64{vals})
 	opt.Theme = theme(colorScore)
 	opt.CategoryAxis.Labels = labels
 	opt.CategoryAxis.Title = "score (bins of 0.1, from)"
 	opt.Title.Text = fmt.Sprintf("Scores of %s (%d)", h.Type, h.N)
-	opt.ValueAxis = []charts.ValueAxisOption{{Min: charts.Ptr(0.0)}}
+	opt.ValueAxis = []charts.ValueAxisOption{countAxis(most)}
 	opt.SeriesLabelPosition = "top"
 	opt.Legend.Show = charts.Ptr(false)
 	opt.Padding = charts.NewBoxEqual(16)
@@ -84,6 +90,18 @@ func costChart(judges []judgeRow) (template.HTML, error) {
 	opt.ValueFormatter = func(f float64) string { return fmt.Sprintf("$%.4f", f) }
 	opt.Padding = charts.NewBoxEqual(16)
 	return svg(opt, 880, 110+28*len(judges))
+}
+
+// countAxis is an axis of counts up to most: whole-number ticks only (a
+// count of 0.5 checks means nothing), at most about ten of them.
+func countAxis(most int) charts.ValueAxisOption {
+	step := max(1, (most+9)/10)
+	top := max(step, (most+step-1)/step*step)
+	return charts.ValueAxisOption{
+		Min: charts.Ptr(0.0), Max: charts.Ptr(float64(top)), LabelCount: top/step + 1,
+		PreferNiceIntervals: charts.Ptr(false),
+		ValueFormatter:      func(f float64) string { return strconv.Itoa(int(math.Round(f))) },
+	}
 }
 
 func svg(opt charts.BarChartOption, width, height int) (template.HTML, error) {
