@@ -153,3 +153,35 @@ func TestGoldenSeparateRecordersOnOneFile(t *testing.T) {
 	assert.Len(t, f.Entries, 64)
 	assert.NoError(t, golden.Verify(path))
 }
+
+// A recording reached through a symbolic link (one file shared by two
+// packages' testdata) is written where the link points, and the link
+// stays a link; a link to nothing is an error naming it.
+func TestGoldenRecordingThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	shared := dir + "/shared/refund.judge.json"
+	record(t, shared, newLive(testIdentity), refundRequest())
+	link := dir + "/pkg/testdata/refund.judge.json"
+	require.NoError(t, os.MkdirAll(dir+"/pkg/testdata", 0o755))
+	if err := os.Symlink("../../shared/refund.judge.json", link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+
+	req := refundRequest()
+	req.Criteria = "Is polite"
+	record(t, link, newLive(testIdentity), req)
+	fi, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&os.ModeSymlink, "the link is still a link")
+	f, err := golden.Load(shared)
+	require.NoError(t, err)
+	assert.Len(t, f.Entries, 2, "the shared file holds both")
+
+	dangling := dir + "/pkg/testdata/gone.judge.json"
+	require.NoError(t, os.Symlink("../../shared/gone.judge.json", dangling))
+	rec, err := golden.New(dangling, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	_, err = rec.Judge(context.Background(), refundRequest())
+	require.NoError(t, err)
+	assert.EqualError(t, rec.Save(), "golden: "+dangling+" is a symbolic link to ../../shared/gone.judge.json, which does not exist: make the file, or remove the link")
+}

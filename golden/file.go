@@ -328,6 +328,9 @@ func WriteFile(path string, f *File) error {
 var testHookMidWrite func()
 
 func writeAtomic(path string, data []byte) (err error) {
+	if path, err = resolveLink(path); err != nil {
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -373,4 +376,21 @@ func writeAtomic(path string, data []byte) (err error) {
 func sha256Hex(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
+}
+
+// resolveLink is the file a recording's path names: the path itself, or,
+// when it is a symbolic link (recordings shared between packages), the
+// file it links to, so writing replaces that file and leaves the link a
+// link. A link to nothing is an error naming both.
+func resolveLink(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return path, nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		dest, _ := os.Readlink(path)
+		return "", fmt.Errorf("golden: %s is a symbolic link to %s, which does not exist: make the file, or remove the link", path, dest)
+	}
+	return target, nil
 }

@@ -23,6 +23,10 @@ const lockTimeout = 2 * time.Minute
 // is taken for one a dead process left. Waiting for it ends after
 // lockTimeout with an error naming the lock file.
 func withFileLock(path string, f func() error) error {
+	path, err := resolveLink(path) // one lock for a file, however it is reached
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("golden: %w", err)
 	}
