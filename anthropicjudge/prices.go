@@ -2,6 +2,7 @@ package anthropicjudge
 
 import (
 	"maps"
+	"math"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -12,8 +13,11 @@ type Price struct {
 	Output float64 // USD per 1M output tokens
 }
 
+// cost is u's price in USD, rounded to 1e-12 USD: 0.0002344, not the
+// 0.00023440000000000003 the float sum makes, which recordings would keep.
 func (p Price) cost(u evalkit.Usage) float64 {
-	return (float64(u.InputTokens)*p.Input + float64(u.OutputTokens)*p.Output) / 1e6
+	usd := (float64(u.InputTokens)*p.Input + float64(u.OutputTokens)*p.Output) / 1e6
+	return math.Round(usd*1e12) / 1e12
 }
 
 // defaultPrices are Anthropic's base input and output prices in USD per 1M
