@@ -48,3 +48,21 @@ func TestDecodeEntriesAsWhole(t *testing.T) {
 		assert.Equal(t, err, gotErr, name)
 	}
 }
+
+// A difference is quoted from a little before it, and whole when only a
+// few bytes would be left out: "…onfirms" hid one letter.
+func TestWindow(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		p    int
+		want string
+	}{
+		{"Confirms the cancellation and refund", 25, `"Confirms the cancellation and refund"`},
+		{"Confirms the cancellation of the booking and the refund", 50, `…"of the booking and the refund"`},
+		{"short", 2, `"short"`},
+	} {
+		if got := window(tc.s, tc.p); got != tc.want {
+			t.Errorf("window(%q, %d) = %s, want %s", tc.s, tc.p, got, tc.want)
+		}
+	}
+}

@@ -257,13 +257,15 @@ func textDifference(now, then string) (string, string) {
 	return window(now, p), window(kept, p)
 }
 
-// window quotes s from a little before byte p, at most maxDiffer bytes.
+// window quotes s from a little before byte p, at most maxDiffer bytes;
+// from its start when that leaves out under 8 bytes (an ellipsis for one
+// letter hides more than it saves).
 func window(s string, p int) string {
 	start := max(0, p-24)
 	for start > 0 && !utf8.RuneStart(s[start]) {
 		start--
 	}
-	if start == 0 {
+	if start < 8 {
 		return textnorm.Quote(s, maxDiffer)
 	}
 	return "…" + textnorm.Quote(s[start:], maxDiffer)
