@@ -283,7 +283,14 @@ func (p Passing) gradeLabel(check string, v evalkit.Verdict) (graded, error) {
 func (p Passing) label(check string, v evalkit.Verdict) (string, error) {
 	if p.Field == "" {
 		if v.Label == "" {
-			return "", badVerdict(check, "the verdict has no label")
+			gave := ""
+			switch {
+			case v.Passed != nil:
+				gave = fmt.Sprintf(" (only passed=%v, as judgefake.Pass gives)", *v.Passed)
+			case v.Scored:
+				gave = fmt.Sprintf(" (only a score, %.2f)", v.Score)
+			}
+			return "", badVerdict(check, "the verdict has no label%s: grading by labels needs a judge that gives one", gave)
 		}
 		return v.Label, nil
 	}
