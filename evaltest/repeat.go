@@ -349,7 +349,7 @@ func (r *Repetition) Transcripts() []*evalkit.Transcript {
 // failing attempts and their first failure:
 //
 //	Repeat(10, PassRate(0.80)): 6 of 9 attempts passed, want at least 8 of 10
-//	pass rate: 0.67 (95% Wilson interval 0.35–0.88)
+//	pass rate: 0.67 (95% two-sided Wilson interval 0.35–0.88)
 //	pass^k: 0.67 (k=1), 0.42 (k=2), 0.12 (k=4), 0.00 (k=8)
 //	pass@k: 0.67 (k=1), 0.92 (k=2), 1.00 (k=4), 1.00 (k=8)
 //	attempt 2: Contains("refund"): missing "refund"
@@ -502,7 +502,7 @@ func repeatMessage(label string, rep *Repetition, rule Rule, cfg repeatConfig) (
 	} else {
 		fmt.Fprintf(&b, "%d of %d attempts passed", rep.Passed, run)
 		if cfg.level > 0 {
-			fmt.Fprintf(&b, " (%s Wilson lower bound %.3f)", percent(cfg.level), lowerBound(rep.Passed, run, cfg.level))
+			fmt.Fprintf(&b, " (one-sided %s Wilson lower bound %.3f)", percent(cfg.level), lowerBound(rep.Passed, run, cfg.level))
 		}
 		fmt.Fprintf(&b, ", want at least %d%s", rep.Need, of)
 		if cfg.level > 0 {
@@ -516,7 +516,7 @@ func repeatMessage(label string, rep *Repetition, rule Rule, cfg repeatConfig) (
 		}
 		lo, _ := evalkit.WilsonLower(rep.Passed, run, level)
 		hi, _ := evalkit.WilsonUpper(rep.Passed, run, level)
-		fmt.Fprintf(&b, "\npass rate: %.2f (%s Wilson interval %.2f–%.2f)", rep.PassRate(), percent(level), lo, hi)
+		fmt.Fprintf(&b, "\npass rate: %.2f (%s two-sided Wilson interval %.2f–%.2f)", rep.PassRate(), percent(level), lo, hi)
 		var hat, at []string
 		for k := 1; k <= run; k *= 2 {
 			h, _ := rep.PassHatK(k)

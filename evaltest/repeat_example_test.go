@@ -32,7 +32,7 @@ func ExampleT_Repeat() {
 	fmt.Println("attempts run:", len(rep.Attempts))
 	// Output:
 	// Repeat(10, PassRate(0.80)): 4 of 7 attempts passed, want at least 8 of 10
-	// pass rate: 0.57 (95% Wilson interval 0.25–0.84)
+	// pass rate: 0.57 (95% two-sided Wilson interval 0.25–0.84)
 	// pass^k: 0.57 (k=1), 0.29 (k=2), 0.03 (k=4)
 	// pass@k: 0.57 (k=1), 0.86 (k=2), 1.00 (k=4)
 	// attempt 1: Contains("refund", "#W123"): missing "refund", "#W123"

@@ -46,7 +46,7 @@ func TestRepeatFailureMessage(t *testing.T) {
 		rep = et.Repeat(10, scripted("pfppfpppfp"), evaltest.PassRate(0.8))
 	})
 	assert.Equal(t, []string{`Repeat(10, PassRate(0.80)): 6 of 9 attempts passed, want at least 8 of 10
-pass rate: 0.67 (95% Wilson interval 0.35–0.88)
+pass rate: 0.67 (95% two-sided Wilson interval 0.35–0.88)
 pass^k: 0.67 (k=1), 0.42 (k=2), 0.12 (k=4), 0.00 (k=8)
 pass@k: 0.67 (k=1), 0.92 (k=2), 1.00 (k=4), 1.00 (k=8)
 attempt 2: Contains("refund"): missing "refund"
@@ -75,7 +75,7 @@ func TestRepeatErrorsAreNotFailures(t *testing.T) {
 		et.Repeat(3, scripted("pep"), evaltest.All())
 	})
 	assert.Equal(t, []string{`Repeat(3, All()): error: 1 of 3 attempts could not be evaluated; 2 passed, want at least 3
-pass rate: 0.67 (95% Wilson interval 0.21–0.94)
+pass rate: 0.67 (95% two-sided Wilson interval 0.21–0.94)
 pass^k: 0.67 (k=1), 0.33 (k=2)
 pass@k: 0.67 (k=1), 1.00 (k=2)
 attempt 2: Check(assert.CheckFunc): error: llm_judge: the judge failed: HTTP 503`}, tb.errors)
@@ -101,7 +101,7 @@ func TestRepeatConfidence(t *testing.T) {
 	assert.Equal(t, 18, rep.Need, "17 of 20 has a one-sided Wilson lower bound of 0.678, below 0.70")
 	require.Len(t, tb.errors, 1)
 	first, _, _ := strings.Cut(tb.errors[0], "\n")
-	assert.Equal(t, "Repeat(20, PassRate(0.70), Confidence(0.95)): 17 of 20 attempts passed (95% Wilson lower bound 0.678), want at least 18 (lower bound >= 0.700)", first)
+	assert.Equal(t, "Repeat(20, PassRate(0.70), Confidence(0.95)): 17 of 20 attempts passed (one-sided 95% Wilson lower bound 0.678), want at least 18 (lower bound >= 0.700)", first)
 
 	tb = report(func(et *evaltest.T) {
 		rep = et.Repeat(20, scripted(script+"p"), evaltest.PassRate(0.7), evaltest.Confidence(0.95))

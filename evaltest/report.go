@@ -398,7 +398,14 @@ func testName(tb interface{ Name() string }) (name string) {
 }
 
 // shardLabel is EVALKIT_SHARD, for results lines (see cases.go).
-func shardLabel() string { return os.Getenv("EVALKIT_SHARD") }
+// A value RunCases refuses labels nothing: the run using it has failed.
+func shardLabel() string {
+	i, n, err := shardFromEnv()
+	if err != nil || n == 0 {
+		return ""
+	}
+	return strconv.Itoa(i) + "/" + strconv.Itoa(n)
+}
 
 // cleanup registers f with tb, if tb takes cleanups: a stand-in TB for an
 // example may not.
