@@ -163,10 +163,24 @@ func readEvalResponse(check string, body []byte) (EvalResponse, error) {
 	if dec.More() {
 		return EvalResponse{}, fmt.Errorf("%s: %w: the answer has more than one JSON value: %s", check, ErrEvaluator, textnorm.Quote(string(body), 120))
 	}
-	if key, dup := jsonx.DuplicateKey(body); dup {
-		return EvalResponse{}, fmt.Errorf("%s: %w: the answer gives %s twice", check, ErrEvaluator, textnorm.Quote(key, 80))
+	if err := givenOnce(check, "the answer", body); err != nil {
+		return EvalResponse{}, err
 	}
 	return evalResponseOf(check, fields)
+}
+
+// givenOnce is an error when what, JSON from an evaluator, gives a key
+// twice (as encoding/json matches keys: see jsonx.DuplicateKey), or does
+// not read as JSON after all.
+func givenOnce(check, what string, data []byte) error {
+	key, dup, err := jsonx.DuplicateKey(data)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w: %s is not JSON: %s", check, ErrEvaluator, what, textnorm.Excerpt(err.Error(), 200))
+	case dup:
+		return fmt.Errorf("%s: %w: %s gives %s twice", check, ErrEvaluator, what, textnorm.Quote(key, 80))
+	}
+	return nil
 }
 
 func evalResponseOf(check string, fields map[string]any) (EvalResponse, error) {

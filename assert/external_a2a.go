@@ -190,8 +190,8 @@ func readA2AReply(check string, body []byte, id string) (EvalResponse, error) {
 	if err := json.Unmarshal(body, &rpc); err != nil || rpc.JSONRPC != "2.0" {
 		return EvalResponse{}, fmt.Errorf("%s: %w: the reply is not a JSON-RPC 2.0 response: %s", check, ErrEvaluator, textnorm.Quote(string(body), 120))
 	}
-	if key, dup := jsonx.DuplicateKey(body); dup {
-		return EvalResponse{}, fmt.Errorf("%s: %w: the reply gives %s twice", check, ErrEvaluator, textnorm.Quote(key, 80))
+	if err := givenOnce(check, "the reply", body); err != nil {
+		return EvalResponse{}, err
 	}
 	if rpc.Error != nil {
 		return EvalResponse{}, fmt.Errorf("%s: %w: JSON-RPC error %d: %s", check, ErrEvaluator, rpc.Error.Code, textnorm.Excerpt(rpc.Error.Message, 300))
@@ -247,8 +247,8 @@ func readA2AReply(check string, body []byte, id string) (EvalResponse, error) {
 		if err != nil {
 			continue
 		}
-		if key, dup := jsonx.DuplicateKey(found.JSON); dup {
-			return EvalResponse{}, fmt.Errorf("%s: %w: the agent's verdict in its text gives %s twice", check, ErrEvaluator, textnorm.Quote(key, 80))
+		if err := givenOnce(check, "the agent's verdict in its text", found.JSON); err != nil {
+			return EvalResponse{}, err
 		}
 		var fields map[string]any
 		dec := json.NewDecoder(bytes.NewReader(found.JSON))

@@ -118,6 +118,7 @@ func TestRESTEvalErrors(t *testing.T) {
 		{"no verdict", reply{200, `{"reasoning": "hmm"}`}, `rest_eval: the external evaluator failed: the answer has neither passed nor score (its fields: "reasoning")`},
 		{"score range", reply{200, `{"passed": true, "score": 7}`}, `rest_eval: the external evaluator failed: score is "7", want a number in [0,1]`},
 		{"passed twice", reply{200, `{"passed": false, "reasoning": "No amount.", "passed": true}`}, `rest_eval: the external evaluator failed: the answer gives "passed" twice`},
+		{"passed twice after a huge number", reply{200, `{"x": 1e400, "passed": false, "passed": true}`}, `rest_eval: the external evaluator failed: the answer gives "passed" twice`},
 		{"passed type", reply{200, `{"passed": "yes"}`}, "rest_eval: the external evaluator failed: passed is a string, want true or false"},
 		{"score only", reply{200, `{"score": 0.4}`}, "rest_eval: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
 	}
@@ -275,6 +276,20 @@ func TestA2AEvalReplies(t *testing.T) {
 		}, false, `a2a_eval: the external evaluator failed: the reply gives "result.status.state" twice`},
 		{"passed twice in a data part", func(id any) string {
 			return rpcResult(id, `{"kind": "message", "parts": [{"kind": "data", "data": {"passed": false, "passed": true}}]}`)
+		}, false, `a2a_eval: the external evaluator failed: the reply gives "result.parts[0].data.passed" twice`},
+		{"result twice, in another case", func(id any) string {
+			idJSON, _ := json.Marshal(id)
+			return `{"jsonrpc": "2.0", "id": ` + string(idJSON) + `, "result": {"kind": "message", "parts": [{"kind": "data", "data": {"passed": false}}]}, "Result": {"kind": "message", "parts": [{"kind": "data", "data": {"passed": true}}]}}`
+		}, false, `a2a_eval: the external evaluator failed: the reply gives "Result" twice`},
+		{"status twice, one with a long s", func(id any) string {
+			return rpcResult(id, `{"kind": "task", "status": {"state": "failed"}, "\u017ftatus": {"state": "completed"}, "artifacts": [{"parts": [{"kind": "data", "data": {"passed": true}}]}]}`)
+		}, false, `a2a_eval: the external evaluator failed: the reply gives "result.ſtatus" twice`},
+		{"an error, and ERROR null", func(id any) string {
+			idJSON, _ := json.Marshal(id)
+			return `{"jsonrpc": "2.0", "id": ` + string(idJSON) + `, "error": {"code": 1, "message": "no"}, "ERROR": null, "result": {"kind": "message", "parts": [{"kind": "data", "data": {"passed": true}}]}}`
+		}, false, `a2a_eval: the external evaluator failed: the reply gives "ERROR" twice`},
+		{"passed twice after a huge number", func(id any) string {
+			return rpcResult(id, `{"kind": "message", "z": 1e400, "parts": [{"kind": "data", "data": {"passed": false, "passed": true}}]}`)
 		}, false, `a2a_eval: the external evaluator failed: the reply gives "result.parts[0].data.passed" twice`},
 		{"passed twice in text", func(id any) string {
 			return rpcResult(id, `{"kind": "message", "parts": [{"kind": "text", "text": "{\"passed\": false, \"passed\": true}"}]}`)

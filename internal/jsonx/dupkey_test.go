@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit/internal/jsonx"
 )
@@ -19,10 +20,20 @@ func TestDuplicateKey(t *testing.T) {
 		{`{"a": "a", "b": ["a", "a"]}`, ""},              // strings that are values, not keys
 		{`{}`, ""},
 		{`7`, ""},
-		{`{"a": `, ""}, // not JSON: the caller's decoding says so
+		{`{"x": 1e400, "passed": false, "passed": true}`, "passed"}, // past float64, still JSON
+		{`{"result": {}, "Result": {}}`, "Result"},                  // encoding/json fills one field from both
+		{`{"status": 1, "\u017ftatus": 2}`, "ſtatus"},               // ſ folds to s
+		{`{"kind": 1, "\u212aind": 2}`, "\u212aind"},                // the Kelvin sign folds to k
+		{`{"a": "\u0061", "\u0061": 1}`, "a"},                       // an escape is its letter
 	} {
-		got, ok := jsonx.DuplicateKey([]byte(tc.in))
+		got, ok, err := jsonx.DuplicateKey([]byte(tc.in))
+		require.NoError(t, err, tc.in)
 		assert.Equal(t, tc.want, got, tc.in)
 		assert.Equal(t, tc.want != "", ok, tc.in)
+	}
+	for _, bad := range []string{`{"a": `, `{"a" 1}`, `[1,,2]`, `{"a": 1}}`} {
+		_, ok, err := jsonx.DuplicateKey([]byte(bad))
+		assert.Error(t, err, "%s does not read as JSON: never \"no duplicate\"", bad)
+		assert.False(t, ok)
 	}
 }
