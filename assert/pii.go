@@ -191,18 +191,9 @@ func piiFold(s string) (folded string, starts, ends []int) {
 	starts, ends = make([]int, 0, len(s)), make([]int, 0, len(s))
 	for i, r := range s {
 		_, size := utf8.DecodeRuneInString(s[i:]) // 1 for a byte that is no rune, kept as it is
-		rep := s[i : i+size]
-		switch {
-		case r >= '\uFF10' && r <= '\uFF19':
-			rep = string(rune('0' + r - '\uFF10'))
-		case r == '\uFF20' || r == '\uFF0E' || r == '\uFF0B' || r == '\uFF08' || r == '\uFF09':
-			rep = string(rune(r - '\uFF00' + 0x20))
-		case r >= '\u2010' && r <= '\u2015', r == '\u2212', r == '\uFE58', r == '\uFE63', r == '\uFF0D':
-			rep = "-"
-		case r >= utf8.RuneSelf && unicode.Is(unicode.Zs, r):
-			rep = " "
-		case unicode.Is(unicode.Cf, r):
-			rep = ""
+		rep, changed := foldPIIRune(r)
+		if !changed {
+			rep = s[i : i+size]
 		}
 		for range len(rep) {
 			starts, ends = append(starts, i), append(ends, i+size)
@@ -210,6 +201,45 @@ func piiFold(s string) (folded string, starts, ends []int) {
 		b.WriteString(rep)
 	}
 	return b.String(), starts, ends
+}
+
+// foldPIIRune is what piiFold reads r as, and true, or false when it
+// reads r as it is.
+func foldPIIRune(r rune) (string, bool) {
+	switch {
+	case r < utf8.RuneSelf:
+		return "", false
+	case r >= '\uFF01' && r <= '\uFF5E': // full-width ASCII: digits, @, ., :, #, ...
+		return string(r - 0xFEE0), true
+	case r >= '\u2010' && r <= '\u2015', r == '\u2212', r == '\uFE58', r == '\uFE63':
+		return "-", true
+	case unicode.Is(unicode.Zs, r):
+		return " ", true
+	case unicode.Is(unicode.Cf, r), unicode.Is(unicode.Variation_Selector, r), unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), r == '\u034F':
+		return "", true // invisible: zero-width, soft hyphen, variation selectors, the grapheme joiner
+	case unicode.Is(unicode.Nd, r):
+		return string(rune('0' + ndValue(r))), true // Arabic-Indic, Devanagari, mathematical digits, ...
+	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul), r >= '\u3000' && r <= '\u303F':
+		return " ", true // scripts written without spaces: a word of theirs bounds a number as a space does
+	}
+	return "", false
+}
+
+// ndValue is the value of a decimal digit (category Nd): Unicode writes
+// each script's digits as a run of ten from zero, so it is its distance
+// from the start of its range, modulo ten.
+func ndValue(r rune) int {
+	for _, rg := range unicode.Nd.R16 {
+		if lo, hi, step := rune(rg.Lo), rune(rg.Hi), rune(rg.Stride); r >= lo && r <= hi && (r-lo)%step == 0 {
+			return int((r-lo)/step) % 10
+		}
+	}
+	for _, rg := range unicode.Nd.R32 {
+		if lo, hi, step := rune(rg.Lo), rune(rg.Hi), rune(rg.Stride); r >= lo && r <= hi && (r-lo)%step == 0 {
+			return int((r-lo)/step) % 10
+		}
+	}
+	return 0
 }
 
 // scanPII is findPII on text the patterns read as it is.
@@ -367,10 +397,12 @@ var runSeparators = []string{") ", ")-", " (", " ", "-", ".", ")"}
 // a word byte touches — so a run inside a code such as SKU-123-45-6789,
 // a timestamp's 12:30:45 or a version 1.2.3.4 is not read.
 func numberBoundary(s string, start, end int) bool {
-	const joiners = "-./:_#,"
+	// Before a number, ":" and "#" label it ("SSN:", "card#"); "-", "."
+	// and "_" join it to an identifier ("SKU-536-22-8741").
+	const joiners, labelJoiners = "-./:_#,", "-./_,"
 	if start > 0 {
 		b := s[start-1]
-		if isWordByte(b) || (strings.IndexByte(joiners, b) >= 0 && start > 1 && isWordByte(s[start-2])) {
+		if isWordByte(b) || (strings.IndexByte(labelJoiners, b) >= 0 && start > 1 && isWordByte(s[start-2])) {
 			return false
 		}
 	}

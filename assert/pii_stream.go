@@ -3,6 +3,7 @@ package assert
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // NewStream implements StreamCheck, as the PII streaming hook a guardrail
@@ -27,6 +28,11 @@ func (c PIIPatterns) NewStream() (Stream, error) {
 const (
 	piiWindow  = 320
 	piiContext = 2
+	// piiMaxRaw bounds the window in the stream's own bytes, whatever
+	// share of them is invisible (each chunk rescans the window): a
+	// candidate padded with more than this of invisible characters is
+	// Check's to find, not the stream's.
+	piiMaxRaw = 8 << 10
 )
 
 type piiStream struct {
@@ -52,7 +58,10 @@ func (s *piiStream) Feed(chunk string) bool {
 	s.buf = append(s.buf, chunk...)
 	s.scan(false)
 	if s.res == nil && len(s.buf)-s.from > 2*piiWindow {
-		cut := len(s.buf) - piiWindow - piiContext
+		cut := s.windowStart()
+		if cut <= s.from {
+			return false // the window is all invisible characters: keep it whole, up to piiMaxRaw
+		}
 		s.buf = append(s.buf[:0], s.buf[cut:]...)
 		s.base += cut
 		s.from = piiContext
@@ -63,6 +72,24 @@ func (s *piiStream) Feed(chunk string) bool {
 		s.chunks = append(s.chunks[:0], s.chunks[k:]...)
 	}
 	return s.res != nil
+}
+
+// windowStart is where the window kept after a chunk starts: piiWindow
+// and piiContext bytes of the text as the patterns read it (piiFold), so
+// that invisible characters, which they read as nothing, cannot push a
+// candidate out of it — but at most piiMaxRaw bytes of the stream.
+func (s *piiStream) windowStart() int {
+	folded, i := 0, len(s.buf)
+	for i > 0 && folded < piiWindow+piiContext && len(s.buf)-i < piiMaxRaw {
+		r, size := utf8.DecodeLastRune(s.buf[:i])
+		if rep, changed := foldPIIRune(r); changed {
+			folded += len(rep)
+		} else {
+			folded += size
+		}
+		i -= size
+	}
+	return i
 }
 
 func (s *piiStream) End() (StreamResult, error) {

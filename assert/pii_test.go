@@ -136,6 +136,32 @@ func TestPIIPatternsUnicode(t *testing.T) {
 	}
 }
 
+// Invisible characters after or inside a value, which the patterns read
+// as nothing, cannot push it out of a stream's window: the stream finds
+// what Check finds, fed whole or a rune a chunk. Digits of other scripts,
+// a label's colon and text without spaces around a number are read too.
+func TestPIIStreamInvisiblePadding(t *testing.T) {
+	for _, text := range []string{
+		"My number is 415-555-2671" + strings.Repeat("\u200b", 220),
+		"SSN 536-22-8741" + strings.Repeat("\u00ad", 330),
+		"call 415-555-" + strings.Repeat("\u200b", 400) + "2671 now",
+		"call 4\ufe0f15-555-2671", "call 4\u034f15-555-2671",
+		"SSN:536-22-8741", "Tel:+14155552671", "card#4111 1111 1111 1111",
+		"电话：415-555-2671", "我的SSN是536-22-8741。", "رقمي ٤١٥-٥٥٥-٢٦٧١",
+	} {
+		res, err := assert.PIIPatterns{}.Check(context.Background(), piiRun(text))
+		require.NoError(t, err)
+		testify.False(t, res.Passed, "Check on %q", text)
+		whole := streamOf(t, assert.PIIPatterns{}, []string{text})
+		testify.False(t, whole.Passed, "the stream, one chunk: %q", text)
+		var runes []string
+		for _, r := range text {
+			runes = append(runes, string(r))
+		}
+		testify.False(t, streamOf(t, assert.PIIPatterns{}, runes).Passed, "the stream, a rune a chunk: %q", text)
+	}
+}
+
 // A finding is masked: the message never repeats the leaked value.
 func TestPIIPatternsMasked(t *testing.T) {
 	tr := &evalkit.Transcript{Messages: []evalkit.Message{
