@@ -57,7 +57,7 @@ func New(tb testing.TB, opts ...Option) *T {
 	for _, o := range opts {
 		o(t)
 	}
-	cleanup(tb, t.reportFailureWithoutChecks)
+	cleanup(tb, t.reportTestOutcome)
 	return t
 }
 

@@ -229,7 +229,15 @@ func (t *T) writeLine(l results.Line, tr *evalkit.Transcript) {
 		l.Test = unnamedTest // a stand-in TB, as an example's
 	}
 	writers.Lock()
-	writers.tests[l.Test] = true
+	tl := writers.tests[l.Test]
+	if tl == nil {
+		tl = &testLines{}
+		writers.tests[l.Test] = tl
+	}
+	tl.lines++
+	if l.Status != StatusPass.String() {
+		tl.failing++
+	}
 	writers.Unlock()
 	l.Case, l.Tags, l.Attempt = t.x.report.caseName, t.x.report.tags, t.x.index
 	l.Shard = shardLabel()
@@ -263,23 +271,31 @@ func (t *T) reportErr(w *results.Writer, err error) {
 // writers holds one results writer per file for the test binary.
 var writers struct {
 	sync.Mutex
-	m      map[string]*results.Writer
-	failed map[*results.Writer]bool
-	tests  map[string]bool // tests that wrote a line
+	m       map[string]*results.Writer
+	failed  map[*results.Writer]bool
+	tests   map[string]*testLines // by test name, since its top-level test last ended
+	decided map[testing.TB]bool   // the tests whose outcome line is decided
 }
+
+// testLines counts the lines a test wrote, and those that did not pass.
+type testLines struct{ lines, failing int }
 
 // unnamedTest is the test of a results line written through a TB that
 // has no name: an example's stand-in.
 const unnamedTest = "(unnamed test)"
 
-// reportFailureWithoutChecks writes a line for a test that failed before
-// it ran any check (its agent returned an error, say), so the report does
-// not count only the tests that got as far as a check: a line of type
-// "test", status fail. A test that wrote a line, or whose subtests did,
-// is left alone. It runs as a cleanup of the test.
-func (t *T) reportFailureWithoutChecks() {
+// reportTestOutcome writes a line for a test that failed but whose lines
+// say nothing did: one that failed before it ran any check (its agent
+// returned an error, say), or whose checks all passed while it failed
+// outside them (a t.Error of its own, a subtest without checks). Then
+// the report does not count only what reached a check: a line of type
+// "test", status fail, once per test run however many Ts it made. A test
+// with a failing line, its own or a subtest's, is left alone. It runs as
+// a cleanup of the test; a top-level test's forgets its lines, so the
+// next run of -count=n starts afresh.
+func (t *T) reportTestOutcome() {
 	name := testName(t.tb)
-	if name == "" || !t.tb.Failed() {
+	if name == "" {
 		return
 	}
 	w := t.resultsWriter()
@@ -287,17 +303,57 @@ func (t *T) reportFailureWithoutChecks() {
 		return
 	}
 	writers.Lock()
-	wrote := writers.tests[name]
-	for n := range writers.tests {
-		wrote = wrote || strings.HasPrefix(n, name+"/")
+	first := markDecided(t.tb)
+	var lines, failing int
+	for n, tl := range writers.tests {
+		if n == name || strings.HasPrefix(n, name+"/") {
+			lines, failing = lines+tl.lines, failing+tl.failing
+		}
 	}
-	writers.tests[name] = true
+	if !strings.Contains(name, "/") {
+		for n := range writers.tests {
+			if n == name || strings.HasPrefix(n, name+"/") {
+				delete(writers.tests, n)
+			}
+		}
+		for tb := range writers.decided {
+			if tb != t.tb && strings.HasPrefix(testName(tb), name+"/") {
+				delete(writers.decided, tb)
+			}
+		}
+	}
 	writers.Unlock()
-	if wrote {
+	if !first || !t.tb.Failed() || failing > 0 {
 		return
 	}
-	t.reportErr(w, w.Write(results.Line{Kind: results.KindCheck, Test: name, Check: "(the test)", Type: "test", Status: StatusFail.String(),
-		Message: "the test failed before it ran any check", Shard: shardLabel()}))
+	msg := "the test failed before it ran any check"
+	if lines > 0 {
+		msg = fmt.Sprintf("the test failed outside its checks (%d passed)", lines)
+	}
+	l := results.Line{Kind: results.KindCheck, Test: name, Case: t.x.report.caseName, Tags: t.x.report.tags,
+		Check: "(the test)", Type: "test", Status: StatusFail.String(), Message: msg, Shard: shardLabel()}
+	writers.Lock()
+	if tl := writers.tests[name]; tl != nil && strings.Contains(name, "/") {
+		tl.lines, tl.failing = tl.lines+1, tl.failing+1 // its parent sees a failing line
+	} else if strings.Contains(name, "/") {
+		writers.tests[name] = &testLines{lines: 1, failing: 1}
+	}
+	writers.Unlock()
+	t.reportErr(w, w.Write(l))
+}
+
+// markDecided notes that tb's outcome line is decided, and reports
+// whether it was not yet; a TB that cannot key a map (a struct value
+// holding a slice) is decided each time. writers is locked.
+func markDecided(tb testing.TB) (first bool) {
+	defer func() {
+		if recover() != nil {
+			first = true
+		}
+	}()
+	first = !writers.decided[tb]
+	writers.decided[tb] = true
+	return first
 }
 
 // resultsWriter returns the writer of the T's results file, or nil.
@@ -323,7 +379,8 @@ func (t *T) resultsWriter() *results.Writer {
 	writers.Lock()
 	defer writers.Unlock()
 	if writers.m == nil {
-		writers.m, writers.failed, writers.tests = map[string]*results.Writer{}, map[*results.Writer]bool{}, map[string]bool{}
+		writers.m, writers.failed = map[string]*results.Writer{}, map[*results.Writer]bool{}
+		writers.tests, writers.decided = map[string]*testLines{}, map[testing.TB]bool{}
 	}
 	w := writers.m[path]
 	if w == nil {

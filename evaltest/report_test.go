@@ -190,11 +190,12 @@ func (c *cleanupTB) end() {
 	}
 }
 
-// A test that fails before any check (its agent returned an error) is in
-// the results as a failed line of type "test", once however many Ts it
-// made; a test that ran a check, a passing test and a parent whose
-// subtest wrote lines add none; a TB with no name writes "(unnamed test)".
-func TestResultsOfATestFailingBeforeAnyCheck(t *testing.T) {
+// A test that fails before any check (its agent returned an error), or
+// outside checks that all passed, is in the results as a failed line of
+// type "test", once a run however many Ts it made; a test with a failing
+// check, a passing test and a parent whose subtest failed a check add
+// none; a TB with no name writes "(unnamed test)".
+func TestResultsOfATestFailingOutsideItsChecks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "results.jsonl")
 	t.Setenv("EVALKIT_REPORT", path)
 
@@ -223,20 +224,36 @@ func TestResultsOfATestFailingBeforeAnyCheck(t *testing.T) {
 	unnamed := &cleanupTB{}
 	evaltest.New(unnamed).Expect(chat("Your refund was issued.")).Contains("refund")
 
+	// Checks that pass in a test that fails outside them.
+	outside := &cleanupTB{name: "TestOutside"}
+	evaltest.New(outside).Expect(chat("Your refund was issued.")).Contains("refund").ToolsNotCalled("delete_account")
+	outside.Errorf("the agent's own error log is not empty")
+	outside.end()
+
+	// go test -count=2: the second run of a test is a test of its own.
+	again := &cleanupTB{name: "TestAgentDown"}
+	evaltest.New(again)
+	again.Errorf("agent: connection refused")
+	again.end()
+
 	var got []string
 	for _, l := range readLines(t, path) {
 		if l.Kind == "check" {
 			got = append(got, strings.Join([]string{l.Test, l.Type, l.Status, l.Check}, " | "))
 		}
 		if l.Type == "test" {
-			assert.Equal(t, "the test failed before it ran any check", l.Message)
+			got[len(got)-1] += " | " + l.Message
 		}
 	}
 	assert.Equal(t, []string{
-		"TestAgentDown | test | fail | (the test)",
+		"TestAgentDown | test | fail | (the test) | the test failed before it ran any check",
 		`TestChecked | contains | fail | Contains("voucher")`,
 		`TestParent/case_1 | contains | fail | Contains("voucher")`,
 		`(unnamed test) | contains | pass | Contains("refund")`,
+		`TestOutside | contains | pass | Contains("refund")`,
+		`TestOutside | tools_not_called | pass | ToolsNotCalled("delete_account")`,
+		"TestOutside | test | fail | (the test) | the test failed outside its checks (2 passed)",
+		"TestAgentDown | test | fail | (the test) | the test failed before it ran any check",
 	}, got)
 }
 
