@@ -325,7 +325,7 @@ var shapes = []shape{
 	{"a private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), false, []string{"-----begin "}},
 	{"a Bearer, Basic or token credential", regexp.MustCompile(`(?i)\b(?:bearer|basic|token)\s+(?P<s>[A-Za-z0-9._~+/=\-]{8,})`), true, []string{"bearer", "basic", "token"}},
 	{"a password in a URL", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:(?P<s>[^/\s@]{8,})@`), false, []string{"://"}},
-	{"a credential in a URL query", regexp.MustCompile(`[?&](?:[A-Za-z0-9_\-]*(?:key|token|auth|secret|password|signature|sig))=(?P<s>[^&\s"'#<>\\]{8,})`), true, []string{"key=", "token=", "auth=", "secret=", "password=", "sig="}},
+	{"a credential in a URL query", regexp.MustCompile(`[?&](?:[A-Za-z0-9_\-]*(?:key|token|auth|secret|password|signature|sig))=(?P<s>[^&\s"'#<>\\]{8,})`), true, []string{"key=", "token=", "auth=", "secret=", "password=", "signature=", "sig="}},
 	{"a credential assigned to a credential name", regexp.MustCompile(`(?i)["']?(?P<n>[A-Za-z0-9_\-]*(?:key|secret|password|passwd|token|authorization|credential))["']?\s*[:=]\s*["']?(?P<s>[^"'\s,;}&\\]{8,})`), true, []string{"key", "secret", "passw", "token", "authorization", "credential"}},
 }
 
@@ -348,7 +348,10 @@ type Finding struct {
 // format before "Bearer …") names it.
 func Find(s string) []Finding {
 	var out, add []Finding // out is sorted by start, its findings apart
-	lower := strings.ToLower(s)
+	// The hints are searched for in s lowered as (?i) matches it: ToLower
+	// maps the Kelvin sign to k, but leaves the long s (ſ), which (?i)
+	// folds to s.
+	lower := strings.ReplaceAll(strings.ToLower(s), "ſ", "s")
 	for _, sh := range shapes {
 		if !slices.ContainsFunc(sh.hints, func(h string) bool { return strings.Contains(lower, h) }) {
 			continue

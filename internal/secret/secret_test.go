@@ -163,7 +163,9 @@ func TestSecretRedactVerdictLabelAndKeys(t *testing.T) {
 // hundred thousand keys is redacted whole (a finding's overlap with the
 // others is a binary search, not a scan).
 func TestSecretFindAtScale(t *testing.T) {
-	for _, s := range []string{"API_KEY=Body-Secret-4444", "AUTHORIZATION: BEARER ab12cd34ef56", "HTTPS://svc:hunter2-test@judge.example.test/v1"} {
+	for _, s := range []string{"API_KEY=Body-Secret-4444", "AUTHORIZATION: BEARER ab12cd34ef56", "HTTPS://svc:hunter2-test@judge.example.test/v1",
+		"GET /x?signature=abc123def456ghi789", "GET /x?x_signature=abc123def456ghi789",
+		"Authorization: baſic dXNlcjpwYXNzMTIzNDU2", "xsſecret: abc123def456ghi"} {
 		assert.Equal(t, 1, len(secret.Find(s)), s)
 	}
 	var b strings.Builder
