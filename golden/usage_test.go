@@ -114,6 +114,16 @@ func TestGoldenVerifyEditedScoresAndManyProblems(t *testing.T) {
 	require.ErrorAs(t, golden.Verify(path), &ve)
 	assert.Equal(t, []string{"entry 1 (" + golden.ShortKey(f.Entries[0].Key) + "): score 0.3 is not raw_score 9 on the scale [0, 10] (one was edited?)"}, ve.Problems)
 
+	// A raw score of 0 outside the scale (MT-Bench's 1 to 10) is checked.
+	mtBench, err := os.ReadFile("../testdata/evalkit/TestMTBenchJudgments.judge.json")
+	require.NoError(t, err)
+	edited = strings.Replace(string(mtBench), `"raw_score": 8`, `"raw_score": 0`, 1)
+	require.NotEqual(t, string(mtBench), edited)
+	require.NoError(t, os.WriteFile(path, []byte(edited), 0o644))
+	require.ErrorAs(t, golden.Verify(path), &ve)
+	require.Len(t, ve.Problems, 1)
+	assert.Contains(t, ve.Problems[0], "is not raw_score 0 on the scale [1, 10] (one was edited?)")
+
 	keys := strings.Repeat("Authorization: Bearer sk-live-9f8e7d6c5b4a3f2e1d0c\n", 1000)
 	require.NoError(t, os.WriteFile(path, []byte(keys), 0o644))
 	err = golden.Verify(path)

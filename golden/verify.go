@@ -101,11 +101,9 @@ func Verify(path string) error {
 		}
 		if v := ent.Verdict; v.Scored && (math.IsNaN(v.Score) || v.Score < 0 || v.Score > 1) {
 			problem("%s: score %v is outside [0,1]", where, v.Score)
-		} else if v.Scored && v.RawScore != 0 {
-			scale := ent.Request.Scale
-			if scale == (evalkit.Scale{}) {
-				scale = evalkit.DefaultScale
-			}
+		} else if scale := scaleOf(ent); v.Scored && (v.RawScore != 0 || scale.Min != 0) {
+			// A raw score of 0 on a scale from 0 may be one the judge
+			// never gave (raw_score is left out when 0): not checked.
 			if want, err := scale.Normalize(v.RawScore); err != nil || math.Abs(want-v.Score) > 1e-9 {
 				problem("%s: score %v is not raw_score %v on the scale [%v, %v] (one was edited?)", where, v.Score, v.RawScore, scale.Min, scale.Max)
 			}
@@ -118,6 +116,15 @@ func Verify(path string) error {
 		return nil
 	}
 	return e
+}
+
+// scaleOf is the scale an entry's request asked for: DefaultScale when
+// it set none.
+func scaleOf(ent Entry) evalkit.Scale {
+	if ent.Request.Scale == (evalkit.Scale{}) {
+		return evalkit.DefaultScale
+	}
+	return ent.Request.Scale
 }
 
 func (e *VerifyError) add(format string, args ...any) {
