@@ -408,14 +408,14 @@ func renderMarkdown(s summary) string {
 
 // mdEscape makes text from a results file plain Markdown text mid-line:
 // no table cell break, emphasis, strikethrough, link, image, HTML, code
-// span or entity of its own. The marks that make those are
+// span, entity or (GitHub's) math of its own. The marks that make those are
 // backslash-escaped (a "(" or "!" means something only beside an escaped
 // "[", a "#" or "-" only at a line's start, which this text never is); a
 // line break is a space.
 func mdEscape(s string) string { return mdText.Replace(s) }
 
 var mdText = strings.NewReplacer(
-	"\\", `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "~", `\~`, "`", "\\`", "&", `\&`,
+	"\\", `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "~", `\~`, "`", "\\`", "&", `\&`, "$", `\$`,
 	"\r\n", " ", "\n", " ", "\r", " ",
 )
 

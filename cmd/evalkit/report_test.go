@@ -114,13 +114,13 @@ func TestReportMarkdown(t *testing.T) {
 func TestReportMarkdownInjection(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "hostile.jsonl")
 	lines := []string{
-		`{"v":1,"kind":"check","test":"TestX` + "`" + ` | evil","check":"C","type":"contains","status":"fail","judge":"<img src=x onerror=alert(1)>\n## heading","source":"live","message":"![pixel](https://evil.example/p.png) [click](https://evil.example) **bold** ~~gone~~ &amp; \\| cell\nsecond line"}`,
+		`{"v":1,"kind":"check","test":"TestX` + "`" + ` | evil","check":"C","type":"contains","status":"fail","judge":"<img src=x onerror=alert(1)>\n## heading","source":"live","message":"![pixel](https://evil.example/p.png) [click](https://evil.example) **bold** ~~gone~~ &amp; \\| cell $x^2$\nsecond line"}`,
 		`{"v":1,"kind":"check","test":"TestR","check":"Repeat(n)","type":"repeat","status":"pass","attempts":9223372036854775807,"passed":9223372036854775807,"need":1}`,
 	}
 	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
 	code, md, errOut := runCLI("report", "-md", "-", path)
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, md, "- **fail** `TestX' \\| evil`: !\\[pixel\\](https://evil.example/p.png) \\[click\\](https://evil.example) \\*\\*bold\\*\\* \\~\\~gone\\~\\~ \\&amp; \\\\\\| cell\n")
+	assert.Contains(t, md, "- **fail** `TestX' \\| evil`: !\\[pixel\\](https://evil.example/p.png) \\[click\\](https://evil.example) \\*\\*bold\\*\\* \\~\\~gone\\~\\~ \\&amp; \\\\\\| cell \\$x^2\\$\n")
 	assert.Contains(t, md, "| \\<img src=x onerror=alert(1)\\> ## heading | 1 | 0 | 0 | 0 | $0.0000 |")
 	assert.Contains(t, md, "| `TestR` `Repeat(n)` | pass | 9223372036854775807 of 9223372036854775807 (need 1) | – |")
 	for _, l := range strings.Split(md, "\n") {
