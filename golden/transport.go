@@ -342,7 +342,7 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		sb.done = func(in Interaction, err error) {
 			t.mu.Lock()
 			delete(t.open, sb)
-			if sb.cut.Load() {
+			if sb.cut.Load() && err != nil { // cut, not ended just after the drain's time
 				t.cut = append(t.cut, fmt.Errorf("golden: the streamed response to %s was closed by the client before its end and did not end within %v: not recorded (read the stream to its end)", what, StreamDrain))
 			}
 			t.mu.Unlock()
@@ -704,6 +704,7 @@ type streamBody struct {
 	out      []byte // redacted, not yet read by the client
 	srcErr   error  // the live stream's read error, io.EOF at its end
 	finished bool
+	scanned  int         // the bytes of buf searched for an event's end
 	err      error       // what Read returns once out is drained
 	cut      atomic.Bool // Close stopped waiting for the stream's end
 }
@@ -727,11 +728,12 @@ func (s *streamBody) Read(p []byte) (int, error) {
 func (s *streamBody) fill() {
 	chunk := make([]byte, 4096)
 	for {
-		if ev, rest, ok := cutEvent(s.buf); ok {
-			s.buf = rest
+		if ev, rest, ok := cutEventFrom(s.buf, max(0, s.scanned-3)); ok {
+			s.buf, s.scanned = rest, 0
 			s.emit(ev)
 			return
 		}
+		s.scanned = len(s.buf) // no event ends before: a long event is searched once, not per read
 		if s.srcErr != nil {
 			if !errors.Is(s.srcErr, io.EOF) {
 				s.end(fmt.Errorf("golden: reading the live event stream: %w", s.srcErr))
@@ -796,13 +798,14 @@ func (s *streamBody) Close() error {
 	return nil
 }
 
-// cutEvent returns the first whole event of buf, its terminating blank
-// line included, and the rest.
-func cutEvent(buf []byte) (event, rest []byte, ok bool) {
+// cutEventFrom returns the first whole event of buf, its terminating
+// blank line included, and the rest; buf's first from bytes start no
+// event's terminating blank line.
+func cutEventFrom(buf []byte, from int) (event, rest []byte, ok bool) {
 	end := -1
 	for _, sep := range []string{"\n\n", "\r\n\r\n", "\r\r"} {
-		if i := bytes.Index(buf, []byte(sep)); i >= 0 && (end < 0 || i+len(sep) < end) {
-			end = i + len(sep)
+		if i := bytes.Index(buf[from:], []byte(sep)); i >= 0 && (end < 0 || from+i+len(sep) < end) {
+			end = from + i + len(sep)
 		}
 	}
 	if end < 0 {
