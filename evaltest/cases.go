@@ -574,19 +574,20 @@ func (p *caseParser) strs(v *yaml.Node, path string) []string {
 }
 
 func (p *caseParser) repeat(v *yaml.Node, path string, c *Case) {
-	num := func(v *yaml.Node, path string) float64 {
+	read := func(v *yaml.Node, path string) (float64, bool) {
 		var f float64
-		if v.Kind != yaml.ScalarNode || v.Decode(&f) != nil || v.Tag == "!!str" || v.Tag == "!!bool" {
+		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" || v.Decode(&f) != nil || v.Tag == "!!str" || v.Tag == "!!bool" {
 			p.problem(v, path, "want a number, got %s", kindName(v))
-			return 0
+			return 0, false
 		}
-		return f
+		return f, true
 	}
+	num := func(v *yaml.Node, path string) float64 { f, _ := read(v, path); return f }
 	count := func(v *yaml.Node, path string, most int) int {
-		f := num(v, path)
+		f, ok := read(v, path)
 		switch {
-		case f == 0:
-			return 0 // a problem already, or none given
+		case !ok:
+			return 0 // a problem already
 		case !(f >= 1 && f <= float64(most)) || f != math.Trunc(f):
 			p.problem(v, path, "want a whole number from 1 to %d, got %v", most, f)
 			return 0
@@ -603,11 +604,12 @@ func (p *caseParser) repeat(v *yaml.Node, path string, c *Case) {
 		return
 	}
 	fields := []string{"n", "pass_rate", "at_least", "confidence"}
+	nGiven := false
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], resolve(v.Content[i+1])
 		switch k.Value {
 		case "n":
-			c.Repeat = count(val, path+".n", MaxRepeat)
+			c.Repeat, nGiven = count(val, path+".n", MaxRepeat), true
 		case "pass_rate":
 			c.PassRate = num(val, path+".pass_rate")
 			if !(c.PassRate > 0 && c.PassRate <= 1) {
@@ -625,8 +627,10 @@ func (p *caseParser) repeat(v *yaml.Node, path string, c *Case) {
 		}
 	}
 	switch {
-	case c.Repeat == 0:
+	case c.Repeat == 0 && !nGiven:
 		p.problem(v, path, "no n: how many runs?")
+	case c.Repeat == 0:
+		// n's own problem is reported
 	case c.PassRate > 0 && c.AtLeast > 0:
 		p.problem(v, path, "give pass_rate or at_least, not both")
 	default:
