@@ -209,6 +209,19 @@ func (l Line) check() error {
 		default:
 			return fmt.Errorf("status %q, want pass, fail or error", l.Status)
 		}
+		switch {
+		case l.Score != nil && !(*l.Score >= 0 && *l.Score <= 1):
+			return fmt.Errorf("score %v, want a number in [0,1]", *l.Score)
+		case l.Tokens < 0:
+			return fmt.Errorf("tokens %d, want at least 0", l.Tokens)
+		case !(l.CostUSD >= 0 && l.CostUSD < 1e9):
+			return fmt.Errorf("cost_usd %v, want a price in US dollars, at least 0", l.CostUSD)
+		case !(l.LatencyMS >= 0 && l.LatencyMS < 1e12):
+			return fmt.Errorf("latency_ms %v, want milliseconds, at least 0", l.LatencyMS)
+		case l.Attempts < 0 || l.Passed < 0 || l.Need < 0 || l.Passed > l.Attempts:
+			// need may pass attempts: a Repeat stops once it cannot pass
+			return fmt.Errorf("attempts %d, passed %d, need %d: want counts of at least 0, passed at most attempts", l.Attempts, l.Passed, l.Need)
+		}
 	case KindTranscript:
 		if l.ID == "" || len(l.Transcript) == 0 {
 			return errors.New("a transcript line without an id or a transcript")

@@ -42,6 +42,12 @@ func TestReadRefusesWhatItCannotTrust(t *testing.T) {
 		{`{"v":1,"kind":"verdict"}` + "\n", `r.jsonl:1: kind "verdict", want "check" or "transcript"`},
 		{`{"v":1,"kind":"transcript","id":"x"}` + "\n", "r.jsonl:1: a transcript line without an id or a transcript"},
 		{"not json\n", "r.jsonl:1: not a results line: invalid character 'o' in literal null (expecting 'u')"},
+		{`{"v":1,"kind":"check","test":"T","status":"pass","score":-5}` + "\n", "r.jsonl:1: score -5, want a number in [0,1]"},
+		{`{"v":1,"kind":"check","test":"T","status":"pass","score":1e308}` + "\n", "r.jsonl:1: score 1e+308, want a number in [0,1]"},
+		{`{"v":1,"kind":"check","test":"T","status":"pass","tokens":-1}` + "\n", "r.jsonl:1: tokens -1, want at least 0"},
+		{`{"v":1,"kind":"check","test":"T","status":"pass","cost_usd":1e300}` + "\n", "r.jsonl:1: cost_usd 1e+300, want a price in US dollars, at least 0"},
+		{`{"v":1,"kind":"check","test":"T","status":"pass","latency_ms":-3}` + "\n", "r.jsonl:1: latency_ms -3, want milliseconds, at least 0"},
+		{`{"v":1,"kind":"check","test":"T","type":"repeat","status":"pass","attempts":3,"passed":4,"need":2}` + "\n", "r.jsonl:1: attempts 3, passed 4, need 2: want counts of at least 0, passed at most attempts"},
 	} {
 		_, err := results.Read("r.jsonl", strings.NewReader(tt.data))
 		assert.EqualError(t, err, tt.want)
