@@ -272,7 +272,7 @@ func (q *quickSchema) valid(v any) bool {
 				return false
 			}
 		}
-		if q.properties != nil || q.noAdditional || q.additional != nil {
+		if q.noAdditional || q.additional != nil {
 			for k, e := range x {
 				sub, ok := q.properties[k]
 				switch {
@@ -286,6 +286,14 @@ func (q *quickSchema) valid(v any) bool {
 					if !q.additional.valid(e) {
 						return false
 					}
+				}
+			}
+		} else {
+			// Only the properties the schema names are checked: looking
+			// them up costs less than walking the object.
+			for k, sub := range q.properties {
+				if e, ok := x[k]; ok && !sub.valid(e) {
+					return false
 				}
 			}
 		}
