@@ -449,11 +449,22 @@ func sumLatency(msgs []Message) (total float64, ok bool) {
 // takes the earliest unanswered call of all, which is the oldest of its
 // id's (the first), as is the earliest unanswered call without an id.
 func linkToolCalls(msgs []Message, offset int) (calls []ToolCall, orphans []ToolResult) {
+	return linkCalls(msgs, offset, smallLink)
+}
+
+// smallLink is the number of calls up to which linkCalls finds the
+// unanswered calls with an id by looking back through the calls (those
+// without a Result), which is what its map holds and costs less than
+// building it; past it, the map keeps the work linear.
+const smallLink = 32
+
+// linkCalls is linkToolCalls, using the map past small calls.
+func linkCalls(msgs []Message, offset, small int) (calls []ToolCall, orphans []ToolResult) {
 	n, answers := 0, 0
-	for _, m := range msgs {
-		switch m.Role {
+	for k := range msgs {
+		switch msgs[k].Role {
 		case RoleAssistant:
-			n += len(m.ToolCalls)
+			n += len(msgs[k].ToolCalls)
 		case RoleTool:
 			answers++
 		}
@@ -465,35 +476,30 @@ func linkToolCalls(msgs []Message, offset int) (calls []ToolCall, orphans []Tool
 	// The results live in one array, made once: at most one per tool
 	// message, so appending never moves the ones calls point to.
 	results := make([]ToolResult, 0, min(answers, n))
-	open := make(map[string][]int, min(n, 64)) // id -> unanswered calls with that id, oldest first
-	byOrder := 0                               // every call before this index has a result
-	for k, m := range msgs {
+	var open map[string][]int // id -> unanswered calls with that id, oldest first
+	if n > small {
+		open = make(map[string][]int, min(n, 64))
+	}
+	byOrder := 0 // every call before this index has a result
+	for k := range msgs {
+		m := &msgs[k]
 		switch m.Role {
 		case RoleAssistant:
 			for _, c := range m.ToolCalls {
 				c.Result = nil // stored calls never carry one, but a user's might
 				c.MessageIndex = offset + k
-				open[c.ID] = append(open[c.ID], len(calls))
+				if open != nil {
+					open[c.ID] = append(open[c.ID], len(calls))
+				}
 				calls = append(calls, c)
 			}
 		case RoleTool:
-			i := -1
 			id := m.ToolCallID
-			switch stack := open[id]; {
-			case id != "" && len(stack) > 0: // the most recent call with its id
-				i = stack[len(stack)-1]
-				open[id] = stack[:len(stack)-1]
-			case id == "": // the earliest unanswered call
-				for byOrder < len(calls) && calls[byOrder].Result != nil {
-					byOrder++
-				}
-				if byOrder < len(calls) {
-					i = byOrder
-					open[calls[i].ID] = open[calls[i].ID][1:]
-				}
-			case len(open[""]) > 0: // an unknown id: the earliest call without one
-				i = open[""][0]
-				open[""] = open[""][1:]
+			var i int
+			if open != nil {
+				i = openCall(open, calls, id, &byOrder)
+			} else {
+				i = unansweredCall(calls, id, &byOrder)
 			}
 			res := ToolResult{CallID: m.ToolCallID, Name: m.Name, Content: m.Content, Parts: m.Parts, IsError: m.IsError, MessageIndex: offset + k}
 			if i < 0 {
@@ -511,6 +517,54 @@ func linkToolCalls(msgs []Message, offset int) (calls []ToolCall, orphans []Tool
 		calls = nil
 	}
 	return calls, orphans
+}
+
+// openCall finds, and takes from open, the call a tool message with id
+// answers, or returns -1.
+func openCall(open map[string][]int, calls []ToolCall, id string, byOrder *int) int {
+	i := -1
+	switch stack := open[id]; {
+	case id != "" && len(stack) > 0: // the most recent call with its id
+		i = stack[len(stack)-1]
+		open[id] = stack[:len(stack)-1]
+	case id == "": // the earliest unanswered call
+		for *byOrder < len(calls) && calls[*byOrder].Result != nil {
+			*byOrder++
+		}
+		if *byOrder < len(calls) {
+			i = *byOrder
+			open[calls[i].ID] = open[calls[i].ID][1:]
+		}
+	case len(open[""]) > 0: // an unknown id: the earliest call without one
+		i = open[""][0]
+		open[""] = open[""][1:]
+	}
+	return i
+}
+
+// unansweredCall is openCall without the map: the calls without a Result
+// are the unanswered ones.
+func unansweredCall(calls []ToolCall, id string, byOrder *int) int {
+	if id == "" { // the earliest unanswered call
+		for *byOrder < len(calls) && calls[*byOrder].Result != nil {
+			*byOrder++
+		}
+		if *byOrder < len(calls) {
+			return *byOrder
+		}
+		return -1
+	}
+	for j := len(calls) - 1; j >= 0; j-- { // the most recent call with its id
+		if calls[j].Result == nil && calls[j].ID == id {
+			return j
+		}
+	}
+	for j := *byOrder; j < len(calls); j++ { // an unknown id: the earliest call without one
+		if calls[j].Result == nil && calls[j].ID == "" {
+			return j
+		}
+	}
+	return -1
 }
 
 func jsonKind(v any) string {

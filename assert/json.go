@@ -48,6 +48,15 @@ func readJSONSource(p *params) (allowWrapped, extractJSON bool, scope Scope, err
 func eachJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode, passNoun string,
 	judge func(o output, p *parsed) (Result, error)) (Result, error) {
 	scope = scope.or(Turn)
+	if scope == Turn {
+		// One output: judged as the loop below judges it, without the
+		// slices (most JSON checks read the last answer only).
+		o, err := lastOutput(check, tr)
+		if err != nil {
+			return Result{}, err
+		}
+		return judgeJSON(check, o, mode, judge)
+	}
 	outs, err := outputs(check, tr, scope)
 	if err != nil {
 		return Result{}, err
@@ -60,22 +69,27 @@ func eachJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode
 	}
 	results := make([]Result, len(outs))
 	for i, o := range outs {
-		p := parseOutput(o.text, mode)
-		if p.err != nil {
-			results[i] = notJSON(o, p.err, mode)
-			continue
+		if results[i], err = judgeJSON(check, o, mode, judge); err != nil {
+			return Result{}, err
 		}
-		if results[i], err = judge(o, p); err != nil {
-			if pe := (*ParamError)(nil); errors.As(err, &pe) {
-				return Result{}, err // the check's parameters are at fault, not this message
-			}
-			return Result{}, fmt.Errorf("%s: %s: %w", check, o.label(), err)
-		}
-	}
-	if scope == Turn {
-		return results[0], nil
 	}
 	return combine(outs, results, passNoun), nil
+}
+
+// judgeJSON is eachJSON's verdict on one output.
+func judgeJSON(check string, o output, mode jsonx.Mode, judge func(o output, p *parsed) (Result, error)) (Result, error) {
+	p := parseOutput(o.text, mode)
+	if p.err != nil {
+		return notJSON(o, p.err, mode), nil
+	}
+	res, err := judge(o, p)
+	if err != nil {
+		if pe := (*ParamError)(nil); errors.As(err, &pe) {
+			return Result{}, err // the check's parameters are at fault, not this message
+		}
+		return Result{}, fmt.Errorf("%s: %s: %w", check, o.label(), err)
+	}
+	return res, nil
 }
 
 // notJSON is the failure of a message in which no JSON was found.

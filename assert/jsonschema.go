@@ -101,6 +101,7 @@ func (c JSONSchema) Check(_ context.Context, tr *evalkit.Transcript) (Result, er
 	if err != nil {
 		return Result{}, err
 	}
+	quick := quickSchemaOf(sch)
 	return eachJSON("json_schema", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "match the schema",
 		func(_ output, p *parsed) (Result, error) {
 			found := p.found
@@ -114,7 +115,9 @@ func (c JSONSchema) Check(_ context.Context, tr *evalkit.Transcript) (Result, er
 				if err != nil {
 					return Result{}, err
 				}
-				verr = sch.Validate(doc)
+				if quick == nil || !quick.valid(doc) {
+					verr = sch.Validate(doc)
+				}
 			}
 			if verr != nil || !p.ShortNumbers() {
 				doc, err := p.Exact()

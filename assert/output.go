@@ -51,6 +51,20 @@ func outputs(check string, tr *evalkit.Transcript, scope Scope) ([]output, error
 	return outs, nil
 }
 
+// lastOutput is outputs for Turn: the last assistant message, with the
+// same errors, without a slice.
+func lastOutput(check string, tr *evalkit.Transcript) (output, error) {
+	if tr == nil {
+		return output{}, fmt.Errorf("%s: %w: the transcript is nil", check, ErrNoOutput)
+	}
+	for i := len(tr.Messages) - 1; i >= 0; i-- {
+		if m := &tr.Messages[i]; m.Role == evalkit.RoleAssistant {
+			return output{index: i, text: textnorm.Newlines(m.Content), msg: m}, nil
+		}
+	}
+	return output{}, fmt.Errorf("%s: %w: the transcript has %s and none is from the assistant", check, ErrNoOutput, plural(len(tr.Messages), "message"))
+}
+
 // withText keeps the outputs that have text. Session-scoped checks that
 // judge each answer (lengths, JSON) skip tool-call-only messages.
 func withText(outs []output) []output {

@@ -72,7 +72,7 @@ func BenchmarkCompileLimits(b *testing.B) {
 func BenchmarkCompile(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := compile(`items[?qty > ` + "`1`" + `].sku | sort(@) | [0]`); err != nil {
+		if _, _, _, err := compile(`items[?qty > ` + "`1`" + `].sku | sort(@) | [0]`); err != nil {
 			b.Fatal(err)
 		}
 	}

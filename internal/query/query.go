@@ -48,6 +48,20 @@ import (
 type Query struct {
 	expr string
 	node parsing.ASTNode
+	// path is the expression's steps when it is only fields and indexes
+	// ("a.b[0].c"), which SearchDecoded walks without the interpreter;
+	// nil otherwise.
+	path []pathStep
+	// nodes is the number of nodes of the expression's tree, for the
+	// step budget (see walkPath).
+	nodes int
+}
+
+// pathStep is one field name or array index of a simple path.
+type pathStep struct {
+	key     string
+	index   int
+	isIndex bool
 }
 
 // functions is the library's function table, built once: jmespath.Compile
@@ -99,11 +113,11 @@ func Compile(expr string) (*Query, error) {
 	if q, ok := cache.Load(expr); ok {
 		return q.(*Query), nil
 	}
-	node, err := compile(expr)
+	node, path, nodes, err := compile(expr)
 	if err != nil {
 		return nil, err
 	}
-	q := &Query{expr: expr, node: node}
+	q := &Query{expr: expr, node: node, path: path, nodes: nodes}
 	if cacheLen.Load() >= maxCached {
 		return q, nil
 	}
@@ -114,7 +128,87 @@ func Compile(expr string) (*Query, error) {
 	return actual.(*Query), nil
 }
 
-func compile(expr string) (node parsing.ASTNode, err error) {
+func compile(expr string) (instrumented parsing.ASTNode, path []pathStep, nodes int, err error) {
+	node, err := compileNode(expr)
+	if err != nil {
+		return parsing.ASTNode{}, nil, 0, err
+	}
+	if path, nodes, ok := simplePath(node, nil, 0); ok {
+		return instrument(node), path, nodes, nil
+	}
+	return instrument(node), nil, 0, nil
+}
+
+// simplePath flattens a tree of only fields, indexes, subexpressions
+// and index expressions into its steps, in the order they apply: the
+// interpreter evaluates a.b as b of a, and yields null from the first
+// step that finds nothing, as walking the steps does.
+func simplePath(n parsing.ASTNode, path []pathStep, nodes int) ([]pathStep, int, bool) {
+	nodes++
+	switch n.NodeType {
+	case parsing.ASTField:
+		key, ok := n.Value.(string)
+		return append(path, pathStep{key: key}), nodes, ok && len(n.Children) == 0
+	case parsing.ASTIndex:
+		i, ok := n.Value.(int)
+		return append(path, pathStep{index: i, isIndex: true}), nodes, ok && len(n.Children) == 0
+	case parsing.ASTSubexpression, parsing.ASTIndexExpression:
+		if len(n.Children) != 2 {
+			return nil, 0, false
+		}
+		var ok bool
+		for _, c := range n.Children {
+			if path, nodes, ok = simplePath(c, path, nodes); !ok {
+				return nil, 0, false
+			}
+		}
+		return path, nodes, true
+	}
+	return nil, 0, false
+}
+
+// walkPath evaluates a simple path on data in Normalize's shape as the
+// interpreter does: a field of an object is its value (null when
+// missing), an index of an array counts from the end when negative, and
+// anything else is null. ok is false when the step budget could run out
+// on this data: the interpreter charges each node 1 plus the width of
+// what it yields, and walkPath answers only when nodes × (1 + the widest
+// value yielded) is within the budget, so the interpreter could not have
+// failed.
+func (q *Query) walkPath(data any) (v any, ok bool) {
+	v = data
+	widest := 0
+	for _, s := range q.path {
+		switch x := v.(type) {
+		case map[string]any:
+			if s.isIndex {
+				return nil, true
+			}
+			v = x[s.key]
+		case []any:
+			if !s.isIndex {
+				return nil, true
+			}
+			i := s.index
+			if i < 0 {
+				i += len(x)
+			}
+			if i < 0 || i >= len(x) {
+				return nil, true
+			}
+			v = x[i]
+		default:
+			return nil, true
+		}
+		if v == nil {
+			return nil, true
+		}
+		widest = max(widest, width(v))
+	}
+	return v, q.nodes*(1+widest) <= maxSteps
+}
+
+func compileNode(expr string) (node parsing.ASTNode, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			node, err = parsing.ASTNode{}, &SyntaxError{Expr: expr, Msg: fmt.Sprintf("the JMESPath parser crashed on it (%v); look for a character outside ASCII", r), Offset: -1}
@@ -137,7 +231,7 @@ func compile(expr string) (node parsing.ASTNode, err error) {
 	if se := checkWidths(expr, node); se != nil {
 		return parsing.ASTNode{}, se
 	}
-	return instrument(node), nil
+	return node, nil
 }
 
 // syntaxMsg is the library's message without its "SyntaxError: " prefix.
@@ -182,6 +276,14 @@ func (q *Query) SearchDecoded(data any) (result any, err error) {
 			result, err = nil, &evalError{expr: q.expr, err: fmt.Errorf("failed inside the JMESPath library (%v)", r)}
 		}
 	}()
+	if q.path != nil {
+		if out, ok := q.walkPath(data); ok {
+			if err := checkResult(q.expr, out); err != nil {
+				return nil, err
+			}
+			return Normalize(out)
+		}
+	}
 	b := newBudget(q.expr)
 	out, err := interpreter.NewInterpreter(data, b, nil).Execute(q.node, data)
 	if b.err != nil {
