@@ -3,6 +3,7 @@ package evaltest_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -166,4 +167,17 @@ func TestCheckLabelOfACycle(t *testing.T) {
 	tb := report(func(et *evaltest.T) { et.Expect(chat("x")).Check(r) })
 	require.Len(t, tb.errors, 1)
 	assert.True(t, strings.HasPrefix(tb.errors[0], "Check(evaltest_test.ring{Next: evaltest_test.ring{Next: evaltest_test.ring{Next: evaltest_test.ring{Next: evaltest_test.ring{…}}}}}): no"), tb.errors[0])
+}
+
+// A check's score outside [0,1] is the check's error, never a pass.
+func TestCheckScoreOutsideTheRange(t *testing.T) {
+	for _, score := range []float64{7, -0.5, math.NaN(), math.Inf(1)} {
+		tb := report(func(et *evaltest.T) {
+			et.Expect(chat("Hello")).Check(evalassert.CheckFunc(func(context.Context, *evalkit.Transcript) (evalassert.Result, error) {
+				return evalassert.Result{Passed: true, Score: score, Summary: "fine"}, nil
+			}))
+		})
+		require.Len(t, tb.errors, 1)
+		assert.Contains(t, tb.errors[0], fmt.Sprintf("error: the check returned score %v, outside [0,1]", score))
+	}
 }

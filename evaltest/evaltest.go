@@ -157,7 +157,13 @@ func runCheck(ctx context.Context, c assert.Check, tr *evalkit.Transcript) (res 
 			res, err = assert.Result{}, fmt.Errorf("the check panicked: %v", r)
 		}
 	}()
-	return c.Check(ctx, tr)
+	res, err = c.Check(ctx, tr)
+	if err == nil && !(res.Score >= 0 && res.Score <= 1) {
+		// A check's score is in [0,1] (assert.Result): one outside it is
+		// the check's bug, never a pass, and no report can read it.
+		return assert.Result{}, fmt.Errorf("the check returned score %v, outside [0,1]", res.Score)
+	}
+	return res, err
 }
 
 // message renders a failure or evaluation error in DESIGN.md's format: the

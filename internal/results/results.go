@@ -135,9 +135,13 @@ func (w *Writer) HasTranscript(id string) bool {
 	return false
 }
 
-// Write appends l.
+// Write appends l. A line Read would refuse (see Read) is an error, and
+// is not written: a results file evaltest writes always reads back.
 func (w *Writer) Write(l Line) error {
 	l.V = Version
+	if err := l.check(); err != nil {
+		return fmt.Errorf("results: a line Read would refuse (test %q, check %q): %w", l.Test, l.Check, err)
+	}
 	data, err := json.Marshal(l)
 	if err != nil {
 		return fmt.Errorf("results: encoding a line: %w", err)

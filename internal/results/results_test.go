@@ -33,6 +33,16 @@ func TestWriteAndRead(t *testing.T) {
 	assert.Equal(t, results.Version, lines[0].V)
 }
 
+// What Read refuses, Write does not write.
+func TestWriteRefusesWhatReadWould(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.jsonl")
+	w := results.NewWriter(path)
+	seven := 7.0
+	err := w.Write(results.Line{Kind: results.KindCheck, Test: "T", Check: "C", Status: "pass", Score: &seven})
+	assert.EqualError(t, err, `results: a line Read would refuse (test "T", check "C"): score 7, want a number in [0,1]`)
+	assert.NoFileExists(t, path)
+}
+
 func TestReadRefusesWhatItCannotTrust(t *testing.T) {
 	for _, tt := range []struct{ data, want string }{
 		{`{"v":1,"kind":"check","test":"T","status":"pass"}` + "\n" + `{"v":1,"kind":"check","test":"T","status":"pa`, "r.jsonl:2: the line has no newline: the file was cut off"},
