@@ -163,17 +163,22 @@ func readEvalResponse(check string, body []byte) (EvalResponse, error) {
 	if dec.More() {
 		return EvalResponse{}, fmt.Errorf("%s: %w: the answer has more than one JSON value: %s", check, ErrEvaluator, textnorm.Quote(string(body), 120))
 	}
-	if err := givenOnce(check, "the answer", body); err != nil {
+	if err := givenOnce(check, "the answer", body, false); err != nil {
 		return EvalResponse{}, err
 	}
 	return evalResponseOf(check, fields)
 }
 
 // givenOnce is an error when what, JSON from an evaluator, gives a key
-// twice (as encoding/json matches keys: see jsonx.DuplicateKey), or does
-// not read as JSON after all.
-func givenOnce(check, what string, data []byte) error {
-	key, dup, err := jsonx.DuplicateKey(data)
+// twice — compared as they are, or with fold as encoding/json matches
+// struct fields (jsonx.DuplicateFoldedKey) — or does not read as JSON
+// after all.
+func givenOnce(check, what string, data []byte, fold bool) error {
+	find := jsonx.DuplicateKey
+	if fold {
+		find = jsonx.DuplicateFoldedKey
+	}
+	key, dup, err := find(data)
 	switch {
 	case err != nil:
 		return fmt.Errorf("%s: %w: %s is not JSON: %s", check, ErrEvaluator, what, textnorm.Excerpt(err.Error(), 200))
@@ -185,6 +190,14 @@ func givenOnce(check, what string, data []byte) error {
 
 func evalResponseOf(check string, fields map[string]any) (EvalResponse, error) {
 	var r EvalResponse
+	for k := range fields {
+		for _, want := range []string{"passed", "score", "reasoning", "reason"} {
+			if k != want && strings.EqualFold(k, want) {
+				// {"Passed": false, "score": 0.9} must not pass on the score.
+				return r, fmt.Errorf("%s: %w: the answer gives %s: want %s, in lower case", check, ErrEvaluator, textnorm.Quote(k, 40), want)
+			}
+		}
+	}
 	if v, ok := fields["passed"]; ok && v != nil {
 		b, isBool := v.(bool)
 		if !isBool {

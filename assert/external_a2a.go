@@ -190,7 +190,8 @@ func readA2AReply(check string, body []byte, id string) (EvalResponse, error) {
 	if err := json.Unmarshal(body, &rpc); err != nil || rpc.JSONRPC != "2.0" {
 		return EvalResponse{}, fmt.Errorf("%s: %w: the reply is not a JSON-RPC 2.0 response: %s", check, ErrEvaluator, textnorm.Quote(string(body), 120))
 	}
-	if err := givenOnce(check, "the reply", body); err != nil {
+	// Decoded into structs, whose fields take keys folded: compared so.
+	if err := givenOnce(check, "the reply", body, true); err != nil {
 		return EvalResponse{}, err
 	}
 	if rpc.Error != nil {
@@ -247,7 +248,7 @@ func readA2AReply(check string, body []byte, id string) (EvalResponse, error) {
 		if err != nil {
 			continue
 		}
-		if err := givenOnce(check, "the agent's verdict in its text", found.JSON); err != nil {
+		if err := givenOnce(check, "the agent's verdict in its text", found.JSON, false); err != nil {
 			return EvalResponse{}, err
 		}
 		var fields map[string]any

@@ -119,6 +119,7 @@ func TestRESTEvalErrors(t *testing.T) {
 		{"score range", reply{200, `{"passed": true, "score": 7}`}, `rest_eval: the external evaluator failed: score is "7", want a number in [0,1]`},
 		{"passed twice", reply{200, `{"passed": false, "reasoning": "No amount.", "passed": true}`}, `rest_eval: the external evaluator failed: the answer gives "passed" twice`},
 		{"passed twice after a huge number", reply{200, `{"x": 1e400, "passed": false, "passed": true}`}, `rest_eval: the external evaluator failed: the answer gives "passed" twice`},
+		{"passed in capitals", reply{200, `{"Passed": false, "score": 0.9}`}, `rest_eval: the external evaluator failed: the answer gives "Passed": want passed, in lower case`},
 		{"passed type", reply{200, `{"passed": "yes"}`}, "rest_eval: the external evaluator failed: passed is a string, want true or false"},
 		{"score only", reply{200, `{"score": 0.4}`}, "rest_eval: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
 	}

@@ -16,11 +16,18 @@ import (
 // "items[2].id"), and true. encoding/json keeps the last of two keys
 // silently, so a reply saying {"passed": false, "passed": true} would
 // pass; a reader of outside answers asks here first. Keys are compared as
-// encoding/json matches them to struct fields — case-insensitively, with
-// Unicode's simple folding ("Passed", "ſtatus" for "status") — so a reply
-// decoded into a struct cannot name a field twice either. Data that does
-// not read as JSON is an error, never "no duplicate".
-func DuplicateKey(data []byte) (string, bool, error) {
+// they are, as a map[string]any holds them. Data that does not read as
+// JSON is an error, never "no duplicate".
+func DuplicateKey(data []byte) (string, bool, error) { return duplicateKey(data, false) }
+
+// DuplicateFoldedKey is DuplicateKey with keys compared as encoding/json
+// matches them to struct fields — case-insensitively, with Unicode's
+// simple folding ("Result" and "ſtatus" fill the fields result and
+// status) — for a reply decoded into a struct, which cannot then name a
+// field twice either.
+func DuplicateFoldedKey(data []byte) (string, bool, error) { return duplicateKey(data, true) }
+
+func duplicateKey(data []byte, fold bool) (string, bool, error) {
 	type frame struct {
 		obj     bool
 		keys    map[string]bool
@@ -59,7 +66,10 @@ func DuplicateKey(data []byte) (string, bool, error) {
 		}
 		top := len(stack) - 1
 		if s, ok := tok.(string); ok && top >= 0 && stack[top].obj && stack[top].wantKey {
-			folded := foldKey(s)
+			folded := s
+			if fold {
+				folded = foldKey(s)
+			}
 			if stack[top].keys[folded] {
 				return path(s), true, nil
 			}

@@ -26,10 +26,17 @@ func TestDuplicateKey(t *testing.T) {
 		{`{"kind": 1, "\u212aind": 2}`, "\u212aind"},                // the Kelvin sign folds to k
 		{`{"a": "\u0061", "\u0061": 1}`, "a"},                       // an escape is its letter
 	} {
-		got, ok, err := jsonx.DuplicateKey([]byte(tc.in))
+		got, ok, err := jsonx.DuplicateFoldedKey([]byte(tc.in))
 		require.NoError(t, err, tc.in)
 		assert.Equal(t, tc.want, got, tc.in)
 		assert.Equal(t, tc.want != "", ok, tc.in)
+	}
+	// Exact keys: what a map holds apart is apart.
+	for in, want := range map[string]string{`{"ID": 1, "id": 2}`: "", `{"a": {"x": 1, "x": 2}}`: "a.x", `{"Result": 1, "result": 2}`: ""} {
+		got, ok, err := jsonx.DuplicateKey([]byte(in))
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+		assert.Equal(t, want != "", ok, in)
 	}
 	for _, bad := range []string{`{"a": `, `{"a" 1}`, `[1,,2]`, `{"a": 1}}`} {
 		_, ok, err := jsonx.DuplicateKey([]byte(bad))
