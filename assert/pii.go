@@ -397,12 +397,15 @@ var runSeparators = []string{") ", ")-", " (", " ", "-", ".", ")"}
 // a word byte touches — so a run inside a code such as SKU-123-45-6789,
 // a timestamp's 12:30:45 or a version 1.2.3.4 is not read.
 func numberBoundary(s string, start, end int) bool {
-	// Before a number, ":" and "#" label it ("SSN:", "card#"); "-", "."
-	// and "_" join it to an identifier ("SKU-536-22-8741").
-	const joiners, labelJoiners = "-./:_#,", "-./_,"
+	// Before a number, ":" and "#" after a letter label it ("SSN:",
+	// "card#"); after a digit they join it to another number ("12:30:",
+	// "line 42:"), as "-", "." and "_" join it to an identifier
+	// ("SKU-536-22-8741").
+	const joiners = "-./:_#,"
 	if start > 0 {
 		b := s[start-1]
-		if isWordByte(b) || (strings.IndexByte(labelJoiners, b) >= 0 && start > 1 && isWordByte(s[start-2])) {
+		label := (b == ':' || b == '#') && start > 1 && !isDigit(s[start-2])
+		if isWordByte(b) || (!label && strings.IndexByte(joiners, b) >= 0 && start > 1 && isWordByte(s[start-2])) {
 			return false
 		}
 	}

@@ -129,7 +129,8 @@ func TestPIIPatternsUnicode(t *testing.T) {
 			testify.Equal(t, tt.want[strings.LastIndex(tt.want, ": ")+2:], sres.Details[0].Text, tt.text)
 		}
 	}
-	for _, text := range []string{"Résumé № 12 – 2024–05–01.", "Ünïcödé\u00a0prose\u200bwith 3\u2013 4 items."} {
+	for _, text := range []string{"Résumé № 12 – 2024–05–01.", "Ünïcödé\u00a0prose\u200bwith 3\u2013 4 items.",
+		"10:536-22-8741", "2024-05-01 12:30:536-22-8741", "line 42:536 22 8741"} {
 		res, err := assert.PIIPatterns{}.Check(context.Background(), piiRun(text))
 		require.NoError(t, err)
 		testify.True(t, res.Passed, "%q: %v", text, res.Details)
