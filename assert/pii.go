@@ -256,6 +256,13 @@ func scanPII(s string, from int, kinds []string, final bool) []piiFinding {
 			}
 			i = end
 			if !settled(end) {
+				// A run still growing may be long past any whole number
+				// (a card is at most 19 digits): its windows that end
+				// maxWindow pieces before its end are final already, and
+				// a stream must find them before its window moves on.
+				if cut, ok := settledPieces(s, start, end); ok {
+					out = append(out, spaceWindows(s, start, cut, want)...)
+				}
 				continue
 			}
 			if kind := numberKind(s[start:end], want); kind != "" && numberBoundary(s, start, end) {
@@ -334,6 +341,21 @@ func spaceWindows(s string, start, end int, want func(string) bool) []piiFinding
 		}
 	}
 	return out
+}
+
+// settledPieces is where the run s[start:end] ends but for its last
+// maxWindow space-separated pieces, when it has more than 3·maxWindow:
+// no piece before that can be part of a window still to change.
+func settledPieces(s string, start, end int) (int, bool) {
+	spaces := strings.Count(s[start:end], " ")
+	if spaces <= 3*maxWindow {
+		return 0, false
+	}
+	cut := end
+	for range maxWindow {
+		cut = strings.LastIndexByte(s[start:cut], ' ') + start
+	}
+	return cut, true
 }
 
 // piiLookahead is how many bytes after a candidate decide it: a run can go

@@ -149,6 +149,7 @@ func TestPIIStreamInvisiblePadding(t *testing.T) {
 		"call 4\ufe0f15-555-2671", "call 4\u034f15-555-2671",
 		"SSN:536-22-8741", "Tel:+14155552671", "card#4111 1111 1111 1111",
 		"电话：415-555-2671", "我的SSN是536-22-8741。", "رقمي ٤١٥-٥٥٥-٢٦٧١",
+		"My SSN is 536 22 8741" + strings.Repeat(" 0", 400) + ".", "card 4111 1111 1111 1111" + strings.Repeat(" 7", 400),
 	} {
 		res, err := assert.PIIPatterns{}.Check(context.Background(), piiRun(text))
 		require.NoError(t, err)
