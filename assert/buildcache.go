@@ -36,6 +36,16 @@ type builtCache struct {
 	mu sync.Mutex
 	m  map[uint64][]builtEntry
 	n  int
+	// ids finds an entry by the identity of the params map it was last
+	// found from, before hashing: a loop giving the same map (a case
+	// file's eval, evaltest's Eval) skips the hash, as valueSchemas does.
+	// Identity is only a hint: a hit is confirmed like any other.
+	ids map[builtID]builtEntry
+}
+
+type builtID struct {
+	checkType string
+	id        uintptr
 }
 
 type builtEntry struct {
@@ -74,11 +84,15 @@ func (r *Registry) evalCheck(checkType string, params map[string]any) (Check, er
 	if !ok || e.user || !reusableChecks[e.target] {
 		return r.Build(checkType, params)
 	}
+	id := builtID{checkType, identity(params)}
+	if c, ok := t.built.byID(id, params); ok {
+		return c, nil
+	}
 	h, ok := builtKey(checkType, params)
 	if !ok {
 		return r.Build(checkType, params)
 	}
-	if c, ok := t.built.get(h, checkType, params); ok {
+	if c, ok := t.built.get(h, id, params); ok {
 		return c, nil
 	}
 	own := copyParamValue(params).(map[string]any)
@@ -86,8 +100,34 @@ func (r *Registry) evalCheck(checkType string, params map[string]any) (Check, er
 	if err != nil {
 		return nil, err
 	}
-	t.built.put(h, builtEntry{checkType: checkType, params: own, check: c})
+	t.built.put(h, id, builtEntry{checkType: checkType, params: own, check: c})
 	return c, nil
+}
+
+// byID returns the check last found for the params map id names, when
+// params still hold what it was built from.
+func (b *builtCache) byID(id builtID, params map[string]any) (Check, bool) {
+	if id.id == 0 {
+		return nil, false
+	}
+	b.mu.Lock()
+	e, ok := b.ids[id]
+	b.mu.Unlock()
+	if ok && equalParamValue(e.params, params) { // e.params is never written: no lock needed
+		return e.check, true
+	}
+	return nil, false
+}
+
+// remember files e under id, within the bound.
+func (b *builtCache) remember(id builtID, e builtEntry) {
+	if id.id == 0 {
+		return
+	}
+	if b.ids == nil || len(b.ids) >= maxBuiltChecks {
+		b.ids = make(map[builtID]builtEntry)
+	}
+	b.ids[id] = e
 }
 
 // builtKey hashes checkType and params with schemacache.go's hasher; ok
@@ -100,18 +140,19 @@ func builtKey(checkType string, params map[string]any) (h uint64, ok bool) {
 	return mix(h ^ maphash.String(schemaSeed, checkType)), true
 }
 
-func (b *builtCache) get(h uint64, checkType string, params map[string]any) (Check, bool) {
+func (b *builtCache) get(h uint64, id builtID, params map[string]any) (Check, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, e := range b.m[h] {
-		if e.checkType == checkType && equalParamValue(e.params, params) {
+		if e.checkType == id.checkType && equalParamValue(e.params, params) {
+			b.remember(id, e)
 			return e.check, true
 		}
 	}
 	return nil, false
 }
 
-func (b *builtCache) put(h uint64, e builtEntry) {
+func (b *builtCache) put(h uint64, id builtID, e builtEntry) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.m == nil {
@@ -131,6 +172,7 @@ func (b *builtCache) put(h uint64, e builtEntry) {
 	}
 	b.m[h] = append(b.m[h], e)
 	b.n++
+	b.remember(id, e)
 }
 
 // equalParamValue reports whether a and b, values hasher accepts,

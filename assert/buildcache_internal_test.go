@@ -32,14 +32,14 @@ func TestBuiltCacheHitAndMiss(t *testing.T) {
 	first, err := r.Eval(ctx, "contains", tr, params)
 	require.NoError(t, err)
 	require.Equal(t, 1, builtLen(r))
-	c1, ok := r.table().built.get(mustHash(t, "contains", params), "contains", params)
+	c1, ok := r.table().built.get(mustHash(t, "contains", params), builtID{checkType: "contains"}, params)
 	require.True(t, ok, "the check is cached")
 
 	again, err := r.Eval(ctx, "contains", tr, map[string]any{"patterns": []any{"refunded"}})
 	require.NoError(t, err)
 	assert.Equal(t, first, again)
 	assert.Equal(t, 1, builtLen(r), "equal params, another map: a hit")
-	c2, _ := r.table().built.get(mustHash(t, "contains", params), "contains", params)
+	c2, _ := r.table().built.get(mustHash(t, "contains", params), builtID{checkType: "contains"}, params)
 	assert.Equal(t, c1, c2)
 
 	// A changed param, another type of the same value, an alias: misses.
