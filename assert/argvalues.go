@@ -44,6 +44,9 @@ const maxArgsJSON = 64 << 20
 // decodeNumbersJSON decodes one JSON value, numbers as json.Number; trailing data
 // is an error, as with json.Unmarshal.
 func decodeNumbersJSON(data []byte) (any, error) {
+	if v, ok := quickNumbersJSON(data); ok { // the common shape, see argdecode.go
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

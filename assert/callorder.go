@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -47,9 +48,9 @@ func anyOrderResult(want []wantCall, ix *callIndex, sc toolScope, noun string) R
 	score := ratio(matched, len(want))
 	if matched == len(want) {
 		if len(want) == 1 {
-			return pass(score, fmt.Sprintf("%s (call %d) matches", shortName(want[0].tool), assigned[0]+1))
+			return pass(score, shortName(want[0].tool)+" (call "+strconv.Itoa(assigned[0]+1)+") matches")
 		}
-		return pass(score, fmt.Sprintf("all %d %ss matched (calls %s)", len(want), noun, callNumbers(assigned)))
+		return pass(score, "all "+strconv.Itoa(len(want))+" "+noun+"s matched (calls "+callNumbers(assigned)+")")
 	}
 
 	const maxUnmatched = 10 // unmatched expected calls explained in a failure

@@ -2,6 +2,7 @@ package assert
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
@@ -18,7 +19,7 @@ type output struct {
 
 // label names the message in failure details as the JSON path of the
 // transcript does: "messages[7]" (0-based, as in decode errors).
-func (o output) label() string { return fmt.Sprintf("messages[%d]", o.index) }
+func (o output) label() string { return "messages[" + strconv.Itoa(o.index) + "]" }
 
 // outputs returns the assistant output a text or JSON check reads: for Turn
 // the last assistant message, for Session every assistant message. It wraps

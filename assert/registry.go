@@ -39,6 +39,9 @@ type Registry struct {
 	// those before it the checks' that wrap it (an assertion's).
 	judges evalkit.JudgeSet
 	reads  []*atomic.Bool
+	// built holds the checks Eval built, on the registry holding the
+	// entries (see buildcache.go).
+	built builtCache
 }
 
 type entry struct {
@@ -270,7 +273,7 @@ func (r *Registry) build(checkType string, params map[string]any, declaring bool
 // Eval builds the check and runs it on tr: Build's errors, then the
 // check's.
 func (r *Registry) Eval(ctx context.Context, checkType string, tr *evalkit.Transcript, params map[string]any) (Result, error) {
-	c, err := r.Build(checkType, params)
+	c, err := r.evalCheck(checkType, params)
 	if err != nil {
 		return Result{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -89,7 +90,7 @@ func (c Contains) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 	}
 	score := ratio(len(c.Patterns)-len(missing), len(c.Patterns))
 	if len(missing) == 0 {
-		return pass(score, fmt.Sprintf("found all %d patterns", len(c.Patterns))), nil
+		return pass(score, "found all "+strconv.Itoa(len(c.Patterns))+" patterns"), nil
 	}
 	return fail(score, "missing "+quoteList(missing), searched(outs)...), nil
 }
@@ -479,7 +480,7 @@ func (c Regex) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) 
 		if loc == nil {
 			continue
 		}
-		match := fmt.Sprintf("%s matched %s", o.label(), excerpt(o.text[loc[0]:loc[1]]))
+		match := o.label() + " matched " + excerpt(o.text[loc[0]:loc[1]])
 		if c.NoMatch {
 			return fail(0, "pattern matched, want no match", Detail{"match", match}), nil
 		}

@@ -219,7 +219,7 @@ func takenExplanation(calls []int, want []wantCall, owner []int) explanation {
 func callNumbers(calls []int) string {
 	nums := bounded{max: listLimit}
 	for _, a := range calls {
-		nums.add("%d", a+1)
+		nums.addText(strconv.Itoa(a + 1))
 	}
 	return nums.join(", ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
@@ -169,7 +170,7 @@ func (c ToolsCalled) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 	met, over := 0, false
 	for _, t := range countNames(c.Tools) {
 		n, want := counted[t.name], t.n*lo
-		got.add("%s ×%d", shortName(t.name), n)
+		got.addText(shortName(t.name) + " ×" + strconv.Itoa(n))
 		switch {
 		case c.MaxCalls != nil && n > *c.MaxCalls:
 			over = true

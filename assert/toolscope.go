@@ -6,6 +6,7 @@ package assert
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -145,6 +146,16 @@ type bounded struct {
 func (b *bounded) add(format string, args ...any) {
 	if len(b.items) < b.max {
 		b.items = append(b.items, fmt.Sprintf(format, args...))
+		return
+	}
+	b.more++
+}
+
+// addText is add of a line already written (passing summaries build
+// theirs without fmt).
+func (b *bounded) addText(line string) {
+	if len(b.items) < b.max {
+		b.items = append(b.items, line)
 		return
 	}
 	b.more++
@@ -388,12 +399,12 @@ func times(n int) string {
 	if n == 1 {
 		return "1 time"
 	}
-	return fmt.Sprintf("%d times", n)
+	return strconv.Itoa(n) + " times" // as fmt's "%d times", a summary on every pass
 }
 
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return strconv.Itoa(n) + " " + noun + "s"
 }

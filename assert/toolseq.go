@@ -68,7 +68,7 @@ func (c ToolCallSequence) Check(_ context.Context, tr *evalkit.Transcript) (Resu
 	}
 	score := ratio(len(at), len(c.Sequence))
 	if len(at) == len(c.Sequence) {
-		return pass(score, fmt.Sprintf("sequence of %s found at calls %s", plural(len(at), "step"), callNumbers(at))), nil
+		return pass(score, "sequence of "+plural(len(at), "step")+" found at calls "+callNumbers(at)), nil
 	}
 	step := len(at)
 	name := c.Sequence[step]
