@@ -16,6 +16,7 @@ package main
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"os"
 	"os/exec"
@@ -37,49 +38,15 @@ replace github.com/evalkit-go/evalkit => %s
 
 // evalkitTest is a user's test package: an agent's transcript checked
 // through evaltest, judged by openaijudge.
-const evalkitTest = `package usertest
-
-import (
-	"testing"
-
-	"github.com/evalkit-go/evalkit"
-	"github.com/evalkit-go/evalkit/evaltest"
-	"github.com/evalkit-go/evalkit/openaijudge"
-)
-
-func TestAgent(t *testing.T) {
-	tr := &evalkit.Transcript{Messages: []evalkit.Message{{Role: evalkit.RoleUser, Content: "Hi"}, {Role: evalkit.RoleAssistant, Content: "Hello"}}}
-	et := evaltest.New(t, evaltest.WithJudge(openaijudge.FromEnv()))
-	et.Expect(tr).Contains("hello").Judge("Greets the user")
-}
-`
+//
+//go:embed usertest/evalkit_test.go.txt
+var evalkitTest string
 
 // baselineTest is the same package without evalkit: what a test of an
 // agent that calls an API over HTTP compiles anyway.
-const baselineTest = `package usertest
-
-import (
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-	"testing"
-)
-
-func TestAgent(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		json.NewEncoder(w).Encode(map[string]string{"answer": "Hello"})
-	}))
-	defer srv.Close()
-	resp, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got map[string]string
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || got["answer"] != "Hello" {
-		t.Fatal(got, err)
-	}
-}
-`
+//
+//go:embed usertest/baseline_test.go.txt
+var baselineTest string
 
 func main() {
 	root, err := os.Getwd()
