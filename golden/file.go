@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -393,4 +394,55 @@ func resolveLink(path string) (string, error) {
 		return "", fmt.Errorf("golden: %s is a symbolic link to %s, which does not exist: make the file, or remove the link", path, dest)
 	}
 	return target, nil
+}
+
+// toWrite is what Save writes of a recording, judge or HTTP, in mode,
+// under the recording's lock: in ModeRecord every entry, those in the file
+// now (a concurrent run's, read by decode, filed by id) added to entries
+// first; in ModeRefresh the entries the live judge or API answered
+// (fresh). A file that no longer reads as a recording is an error, and is
+// not overwritten.
+func toWrite[E any](mode Mode, path string, entries map[string]E, fresh map[string]bool, decode func(path string, data []byte) ([]E, error), id func(E) string) ([]E, error) {
+	var list []E
+	switch mode {
+	case ModeRecord:
+		onDisk, err := readFile(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, err
+		default:
+			old, err := decode(path, onDisk)
+			if err != nil {
+				return nil, fmt.Errorf("%w (not overwritten)", err)
+			}
+			for _, e := range old {
+				if _, ok := entries[id(e)]; !ok {
+					entries[id(e)] = e
+				}
+			}
+		}
+		for _, e := range entries {
+			list = append(list, e)
+		}
+	case ModeRefresh:
+		for k := range fresh {
+			list = append(list, entries[k])
+		}
+	}
+	return list, nil
+}
+
+// writeChanged writes data to path atomically unless it is the file's
+// content already (sum, its SHA-256, when exists), and notes what it wrote.
+func writeChanged(path string, data []byte, exists *bool, sum *string) error {
+	s := sha256Hex(data)
+	if *exists && s == *sum {
+		return nil
+	}
+	if err := writeAtomic(path, data); err != nil {
+		return err
+	}
+	*exists, *sum = true, s
+	return nil
 }

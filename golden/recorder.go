@@ -498,42 +498,22 @@ func (st *store) write() error {
 }
 
 func (st *store) writeLocked() error {
-	var entries []Entry
-	switch st.mode {
-	case ModeRecord:
-		onDisk, err := readFile(st.path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return err
-		default:
-			f, err := Decode(st.path, onDisk)
-			if err != nil {
-				return fmt.Errorf("%w (not overwritten)", err)
-			}
-			for _, e := range f.Entries {
-				if _, ok := st.entries[e.Key]; !ok {
-					st.entries[e.Key] = e
-				}
-			}
+	entries, err := toWrite(st.mode, st.path, st.entries, st.fresh, func(path string, data []byte) ([]Entry, error) {
+		f, err := Decode(path, data)
+		if err != nil {
+			return nil, err
 		}
-		for _, e := range st.entries {
-			entries = append(entries, e)
-		}
-	case ModeRefresh:
-		for k := range st.fresh {
-			entries = append(entries, st.entries[k])
-		}
+		return f.Entries, nil
+	}, func(e Entry) string { return e.Key })
+	if err != nil {
+		return err
 	}
 	data, err := (&File{Version: Version, Entries: entries}).Marshal()
 	if err != nil {
 		return err
 	}
-	if sum := sha256Hex(data); !st.exists || sum != st.sum {
-		if err := writeAtomic(st.path, data); err != nil {
-			return err
-		}
-		st.exists, st.sum = true, sum
+	if err := writeChanged(st.path, data, &st.exists, &st.sum); err != nil {
+		return err
 	}
 	st.dirty = false
 	return nil

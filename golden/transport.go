@@ -532,42 +532,22 @@ func (st *httpStore) write() error {
 }
 
 func (st *httpStore) writeLocked() error {
-	var list []Interaction
-	switch st.mode {
-	case ModeRecord:
-		onDisk, err := readFile(st.path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return err
-		default:
-			f, err := DecodeHTTP(st.path, onDisk)
-			if err != nil {
-				return fmt.Errorf("%w (not overwritten)", err)
-			}
-			for _, in := range f.Interactions {
-				if _, ok := st.entries[in.ID()]; !ok {
-					st.entries[in.ID()] = in
-				}
-			}
+	list, err := toWrite(st.mode, st.path, st.entries, st.fresh, func(path string, data []byte) ([]Interaction, error) {
+		f, err := DecodeHTTP(path, data)
+		if err != nil {
+			return nil, err
 		}
-		for _, in := range st.entries {
-			list = append(list, in)
-		}
-	case ModeRefresh:
-		for id := range st.fresh {
-			list = append(list, st.entries[id])
-		}
+		return f.Interactions, nil
+	}, Interaction.ID)
+	if err != nil {
+		return err
 	}
 	data, err := (&HTTPFile{Version: Version, Interactions: list}).Marshal()
 	if err != nil {
 		return err
 	}
-	if sum := sha256Hex(data); !st.exists || sum != st.sum {
-		if err := writeAtomic(st.path, data); err != nil {
-			return err
-		}
-		st.exists, st.sum = true, sum
+	if err := writeChanged(st.path, data, &st.exists, &st.sum); err != nil {
+		return err
 	}
 	st.dirty = false
 	return nil
