@@ -20,17 +20,21 @@ import (
 // every binomial interval does (Brown, Cai and DasGupta, 2001). It returns
 // an error for n < 1, c outside [0,n] or a level outside (0,1).
 func WilsonLower(c, n int, level float64) (float64, error) {
-	lo, _, err := wilson(c, n, level)
+	lo, _, err := Wilson(c, n, level)
 	return lo, err
 }
 
 // WilsonUpper is the upper bound of WilsonLower's interval.
 func WilsonUpper(c, n int, level float64) (float64, error) {
-	_, hi, err := wilson(c, n, level)
+	_, hi, err := Wilson(c, n, level)
 	return hi, err
 }
 
-func wilson(c, n int, level float64) (lo, hi float64, err error) {
+// Wilson returns both bounds of the Wilson score interval of c successes
+// in n attempts at confidence level (see WilsonLower): lo ≤ c/n ≤ hi, both
+// in [0,1]. 8 of 10 at 0.95 is [0.490, 0.943]. Its errors are
+// WilsonLower's.
+func Wilson(c, n int, level float64) (lo, hi float64, err error) {
 	switch {
 	case n < 1:
 		return 0, 0, fmt.Errorf("stats: Wilson interval: n is %d attempts, want at least 1", n)

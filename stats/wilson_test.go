@@ -31,6 +31,9 @@ func TestWilsonAgainstNewcombe(t *testing.T) {
 		require.NoError(t, err)
 		assert.InDelta(t, tt.lo, lo, 5e-5, "lower bound of %d/%d", tt.c, tt.n)
 		assert.InDelta(t, tt.hi, hi, 5e-5, "upper bound of %d/%d", tt.c, tt.n)
+		both, bothHi, err := stats.Wilson(tt.c, tt.n, 0.95)
+		require.NoError(t, err)
+		assert.Equal(t, [2]float64{lo, hi}, [2]float64{both, bothHi})
 	}
 	assert.InDelta(t, 1.959964, stats.ZScore(0.95), 1e-6)
 	assert.InDelta(t, 2.575829, stats.ZScore(0.99), 1e-6)
