@@ -6,5 +6,6 @@
 // needs only the standard library; each is tested against a published
 // worked example, named in its test.
 //
-//	lo, _ := stats.WilsonLower(8, 10, 0.95) // 8 of 10 attempts passed: at least 0.49
+//	lo, hi, _ := stats.Wilson(8, 10, 0.95)     // 8 of 10 attempts passed: [0.49, 0.94]
+//	p, _ := stats.McNemarExact(5, 0, stats.Greater) // 5 checks went from pass to fail, none back: p = 0.031
 package stats
