@@ -8,6 +8,8 @@
 //	evalkit golden prune  [-n] [recording ...]     drop what no test used
 //	evalkit golden merge  -o FILE recording ...    the union of shards' recordings
 //	evalkit report [-html FILE] [-md FILE] results ...   HTML page and Markdown summary
+//	evalkit compare [-alpha A] [-max-flips N] [-tag TAG=N] [-md FILE] [-html FILE] BASE NEW
+//	                                               flips, pass rates, significance; a gate
 //
 // With no recording named, it takes every *.judge.json and *.http.json in
 // a testdata directory under the current one. verify exits 1 when any recording has
@@ -29,6 +31,7 @@ func main() {
 
 const usage = `usage: evalkit golden <command> [flags] [recording ...]
        evalkit report [-html FILE] [-md FILE] results ...
+       evalkit compare [flags] BASE NEW
 
 commands:
   list     one line per recording: entries, size, judges, last recorded
@@ -50,6 +53,9 @@ With no recording named: every *.judge.json and *.http.json in a testdata direct
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "report" {
 		return report(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "compare" {
+		return compare(args[1:], stdout, stderr)
 	}
 	if len(args) < 2 || args[0] != "golden" {
 		fmt.Fprint(stderr, usage)
