@@ -17,17 +17,18 @@ var ErrExcerpt = errors.New("the recording holds an excerpt of the request, not 
 
 // Rebuild rebuilds the request an entry was recorded for from its summary,
 // for asking a judge again (`evalkit golden audit`). The summary holds a
-// request whole when nothing in it was long enough to cut (criteria up to
-// 1000 bytes, content 400, the other texts 200), redacted, or left out
-// (a metric step's name): Rebuild checks that the rebuilt request keys to
-// the entry's key under its recorded judge, and otherwise returns an error
-// wrapping ErrExcerpt that names the fields cut.
+// request whole when it was recorded WithWholeRequests, or when nothing in
+// it was long enough to cut (criteria up to 1000 bytes, content 400, the
+// other texts 200), redacted, or left out (a metric step's name): Rebuild
+// checks that the rebuilt request keys to the entry's key under its
+// recorded judge, and otherwise returns an error wrapping ErrExcerpt that
+// names the fields cut.
 func (e Entry) Rebuild() (evalkit.JudgeRequest, error) {
 	s := e.Request
 	req := evalkit.JudgeRequest{
 		Criteria: s.Criteria, Rubric: s.Rubric, Input: s.Input, Content: s.Content, Kind: s.Kind,
 		Reference: s.Reference, Context: s.Context, Scale: s.Scale, SystemPrompt: s.SystemPrompt,
-		Model: s.Model, Labels: s.Labels,
+		Model: s.Model, Labels: s.Labels, Metric: s.Metric,
 	}
 	if s.VerdictSchema != "" {
 		req.VerdictSchema = json.RawMessage(s.VerdictSchema)

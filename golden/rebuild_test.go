@@ -67,3 +67,38 @@ func TestEntryRebuildMTBench(t *testing.T) {
 	}
 	assert.Equal(t, 4, whole, "of %d MT-Bench entries, the four with short answers rebuild whole", len(f.Entries))
 }
+
+// Recorded WithWholeRequests, a long request — and a metric step's — is
+// held whole, and rebuilds; the key is the same either way, so the
+// recording replays for a Recorder without the option.
+func TestEntryRebuildWholeRequests(t *testing.T) {
+	path := recordingPath(t)
+	rec, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord), golden.WithWholeRequests())
+	require.NoError(t, err)
+	long := refundRequest()
+	long.Content = strings.Repeat("Your refund is on its way. ", 40)
+	long.Context = []string{strings.Repeat("Refund policy. ", 30)}
+	metric := refundRequest()
+	metric.Metric = "faithfulness.verdicts/1"
+	metric.VerdictSchema = json.RawMessage(`{"type": "object"}`)
+	for _, req := range []evalkit.JudgeRequest{long, metric} {
+		_, err := rec.Judge(context.Background(), req)
+		require.NoError(t, err)
+	}
+	require.NoError(t, rec.Save())
+	f, err := golden.Load(path)
+	require.NoError(t, err)
+	require.Len(t, f.Entries, 2)
+	for _, e := range f.Entries {
+		req, err := e.Rebuild()
+		require.NoError(t, err)
+		k, err := golden.Key(testIdentity, req)
+		require.NoError(t, err)
+		assert.Equal(t, e.Key, k)
+	}
+	replay, err := golden.New(path, mustNotCall(t))
+	require.NoError(t, err)
+	_, origin, err := replay.JudgeOrigin(context.Background(), long)
+	require.NoError(t, err)
+	assert.Equal(t, golden.OriginReplayed, origin)
+}
