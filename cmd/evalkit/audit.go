@@ -35,8 +35,9 @@ The judge asked is the one each entry's recorded identity names (provider,
 model, settings, prompt version): built as judgeset builds it, with the
 provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY), or found in a
 judge set (-judges) by that identity. An entry whose recording holds an
-excerpt of its request (a long answer), or whose identity no judge has,
-cannot be asked again and is listed as not auditable.
+excerpt of its request (a long answer; EVALKIT_RECORD_WHOLE=1 go test
+records requests whole), or whose identity no judge has, cannot be asked
+again and is listed as not auditable.
 
 It never changes a recording, except with -update: then the audited entries
 whose verdict changed are written as EVALKIT_MODE=refresh writes them, and
@@ -73,6 +74,7 @@ func audit(args []string, stdout, stderr io.Writer) int {
 	fl.IntVar(&o.maxFlips, "max-flips", 0, "exit 1 when more than `N` verdicts flipped")
 	fl.BoolVar(&o.update, "update", false, "write the new verdicts of the audited entries that changed")
 	mdOut := fl.String("md", "", "also write the audit as Markdown to `FILE` (\"-\": standard output)")
+	htmlOut := fl.String("html", "", "also write the audit as an HTML page to `FILE`")
 	if fl.Parse(args) != nil {
 		return 2
 	}
@@ -104,6 +106,16 @@ func audit(args []string, stdout, stderr io.Writer) int {
 	}
 	if *mdOut != "" {
 		if err := emit(stdout, *mdOut, []byte(r.markdown())); err != nil {
+			fmt.Fprintln(stderr, "evalkit golden audit:", err)
+			return 1
+		}
+	}
+	if *htmlOut != "" {
+		page, err := r.html()
+		if err == nil {
+			err = emit(stdout, *htmlOut, page)
+		}
+		if err != nil {
 			fmt.Fprintln(stderr, "evalkit golden audit:", err)
 			return 1
 		}
@@ -226,7 +238,7 @@ func runAudit(ctx context.Context, paths []string, o auditOptions) (*auditReport
 			r.Entries++
 			req, err := e.Rebuild()
 			if err != nil {
-				r.NotAuditable["the recording holds an excerpt of the request (a long text was cut)"]++
+				r.NotAuditable["the recording holds an excerpt of the request (a long text was cut; record with EVALKIT_RECORD_WHOLE=1 to audit it)"]++
 				continue
 			}
 			j, err := finder.find(e, req)

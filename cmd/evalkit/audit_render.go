@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -106,3 +107,48 @@ func (r *auditReport) markdown() string {
 	}
 	return b.String()
 }
+
+// html is the audit as a page in the report's style: the figures, then
+// each flipped verdict with both reasonings side by side, then the
+// entries not audited.
+func (r *auditReport) html() ([]byte, error) {
+	var b bytes.Buffer
+	err := auditTemplate.Execute(&b, struct {
+		*auditReport
+		Headline []string
+		Flipped  []auditRow
+	}{r, r.headline(), r.flipped()})
+	return b.Bytes(), err
+}
+
+var auditTemplate = template.Must(template.New("audit").Funcs(template.FuncMap{
+	"style": func() template.CSS { return pageStyle },
+	"short": golden.ShortKey,
+	"slash": filepath.ToSlash,
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>evalkit golden audit</title>
+<style>
+{{style}}
+</style>
+</head>
+<body>
+<h1>evalkit golden audit: judge drift</h1>
+<section id="figures"><ul>{{range .Headline}}<li>{{.}}</li>{{end}}</ul></section>
+<section id="flipped">
+<h2>Flipped verdicts ({{len .Flipped}})</h2>
+{{if .Flipped}}<table><thead><tr><th>entry</th><th>criteria</th><th>recorded</th><th>now</th></tr></thead><tbody>
+{{range .Flipped}}<tr data-key="{{.Key}}"><td><code>{{short .Key}}</code><br><span class="meta">{{slash .Path}}</span></td><td>{{.Criteria}}</td><td><b>{{.Was}}</b><pre>{{.Recorded.Reasoning}}</pre></td><td><b class="fail">{{.Now}}</b><pre>{{.Live.Reasoning}}</pre></td></tr>
+{{end}}</tbody></table>{{else}}<p>No verdict flipped.</p>{{end}}
+</section>
+{{if .Errors}}<section id="errors">
+<h2>Not audited ({{.Errors}})</h2>
+<ul>{{range .Rows}}{{if .Err}}<li><code>{{short .Key}}</code> {{slash .Path}}: {{.Err}}</li>{{end}}{{end}}</ul>
+</section>{{end}}
+</body>
+</html>
+`))

@@ -224,7 +224,7 @@ func TestAuditCannot(t *testing.T) {
 	code, out, errOut := runCLI("golden", "audit", "-n", "56", "-max-flips", "99", "-base-url", srv.URL, "../../testdata/evalkit/TestMTBenchJudgments.judge.json")
 	assert.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "audited 4 of 4 auditable entries (seed 1), from 1 recording holding 56 entries\n"+
-		"not auditable: 52 entries: the recording holds an excerpt of the request (a long text was cut)\n")
+		"not auditable: 52 entries: the recording holds an excerpt of the request (a long text was cut; record with EVALKIT_RECORD_WHOLE=1 to audit it)\n")
 
 	path := recordPolite(t)
 	srv2 := judgefake.NewServer(slices.Repeat([]judgefake.Reply{{Text: `{"reasoning": "fine", "score": 8}`}}, 3)...)
@@ -262,7 +262,8 @@ func TestAuditJudgeSet(t *testing.T) {
 	t.Setenv("EVALKIT_AUDIT_TEST_KEY", "sk-test-audit-000000")
 	srv := driftServer(t, path, func(i int) int { return map[bool]int{true: 2, false: 8}[i == 3] }, "")
 	md := filepath.Join(dir, "audit.md")
-	code, out, errOut := runCLI("golden", "audit", "-fraction", "1", "-judges", set, "-base-url", "openai="+srv.URL+"/v1", "-md", md, "-max-flips", "1", path)
+	page := filepath.Join(dir, "audit.html")
+	code, out, errOut := runCLI("golden", "audit", "-fraction", "1", "-judges", set, "-base-url", "openai="+srv.URL+"/v1", "-md", md, "-html", page, "-max-flips", "1", path)
 	require.Equal(t, 0, code, errOut+out)
 	require.NoError(t, srv.Err())
 	assert.Contains(t, out, "flipped: 1 of 10 (10.0%, Wilson 95% interval 1.8%–40.4%)\n")
@@ -272,6 +273,10 @@ func TestAuditJudgeSet(t *testing.T) {
 	require.Len(t, tables, 1)
 	assert.Equal(t, []string{" entry ", " criteria ", " recorded ", " now "}, tables[0][0])
 	assert.Contains(t, tables[0][1][3], "**fail (score 0.20)**: Reply 3 reads as courteous enough: score 2.")
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "<td><b>pass (score 0.80)</b><pre>Reply 3 reads as courteous enough: score 8.</pre></td><td><b class=\"fail\">fail (score 0.20)</b><pre>Reply 3 reads as courteous enough: score 2.</pre></td></tr>")
+	assert.NotContains(t, string(html), "<script")
 
 	require.NoError(t, os.WriteFile(set, []byte("judges:\n  other:\n    provider: openai\n    model: gpt-4.1\n"), 0o644))
 	code, out, errOut = runCLI("golden", "audit", "-judges", set, path)
