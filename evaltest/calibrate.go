@@ -3,6 +3,7 @@ package evaltest
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,9 +77,8 @@ func (t *T) Calibrate(gold *calibrate.Gold, opts ...assert.JudgeOption) *Calibra
 		case err != nil && firstErr == nil:
 			firstErr = step
 		case err == nil && c.judge == "":
-			c.judge = detail(res, "judge")
-			if n := step.noteFor(nil); n != nil && c.judge != "" {
-				c.judge += n.judge
+			if c.judge = detail(res, "judge"); c.judge != "" {
+				c.judge += step.source()
 			}
 		}
 	}
@@ -239,6 +239,24 @@ func (c *Calibration) settle(label string, res assert.Result, err error, step *s
 
 func (c *Calibration) observe(label string, res assert.Result, err error, msg ...string) {
 	c.t.observe(label, "calibration", res, err, nil, strings.Join(msg, ""), nil, true)
+}
+
+// source says where the step's verdicts came from, as a judge line's
+// suffix: " (replayed testdata/evalkit/TestX.judge.json)"; "" when none
+// came through a recording.
+func (s *stepJudge) source() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rec == nil || len(s.origins) == 0 {
+		return ""
+	}
+	how := s.origins[0].String()
+	for _, o := range s.origins[1:] {
+		if o != s.origins[0] {
+			how = "replayed and recorded"
+		}
+	}
+	return " (" + how + " " + filepath.ToSlash(s.rec.Path()) + ")"
 }
 
 // itemErrors is the error of the items the judge could not judge: how
