@@ -3,7 +3,6 @@ package evalkit_test
 import (
 	"context"
 	"fmt"
-	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,57 +10,8 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/judgefake"
+	"github.com/evalkit-go/evalkit/stats"
 )
-
-// Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability",
-// section C: four observers, twelve units, missing values. The paper
-// gives α = 0.743 (nominal) and 0.849 (interval).
-func TestKrippendorffAlphaAgainstThePaper(t *testing.T) {
-	x := math.NaN()
-	observers := [][]float64{
-		{1, 2, 3, 3, 2, 1, 4, 1, 2, x, x, x},
-		{1, 2, 3, 3, 2, 2, 4, 1, 2, 5, x, 3},
-		{x, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, x},
-		{1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, x},
-	}
-	units := make([][]float64, 12)
-	for u := range units {
-		for _, o := range observers {
-			units[u] = append(units[u], o[u])
-		}
-	}
-	nominal, err := evalkit.KrippendorffAlpha(units, evalkit.Nominal)
-	require.NoError(t, err)
-	assert.InDelta(t, 0.743, nominal, 5e-4)
-	interval, err := evalkit.KrippendorffAlpha(units, evalkit.Interval)
-	require.NoError(t, err)
-	assert.InDelta(t, 0.849, interval, 5e-4)
-}
-
-func TestKrippendorffAlphaEdges(t *testing.T) {
-	perfect, err := evalkit.KrippendorffAlpha([][]float64{{1, 1}, {3, 3}, {5, 5}}, evalkit.Interval)
-	require.NoError(t, err)
-	assert.InDelta(t, 1, perfect, 1e-12)
-	opposed, err := evalkit.KrippendorffAlpha([][]float64{{0, 1}, {1, 0}}, evalkit.Nominal)
-	require.NoError(t, err)
-	assert.Less(t, opposed, 0.0, "systematic disagreement")
-	shifted, err := evalkit.KrippendorffAlpha([][]float64{{1e9 + 1, 1e9 + 1}, {1e9 + 3, 1e9 + 3}, {1e9 + 2, 1e9 + 5}}, evalkit.Interval)
-	require.NoError(t, err)
-	small, err := evalkit.KrippendorffAlpha([][]float64{{1, 1}, {3, 3}, {2, 5}}, evalkit.Interval)
-	require.NoError(t, err)
-	assert.InDelta(t, small, shifted, 1e-6, "a shift of every value changes nothing")
-
-	for name, data := range map[string][][]float64{
-		"no pairable unit": {{1, math.NaN()}, {2}},
-		"no variation":     {{2, 2}, {2, 2}},
-		"infinite":         {{1, math.Inf(1)}},
-	} {
-		_, err := evalkit.KrippendorffAlpha(data, evalkit.Interval)
-		assert.Error(t, err, name)
-	}
-	_, err = evalkit.KrippendorffAlpha([][]float64{{1, 2}}, evalkit.Metric(9))
-	assert.EqualError(t, err, "evalkit: Krippendorff's alpha: unknown metric Metric(9)")
-}
 
 func TestSpreadAndPanelAgreement(t *testing.T) {
 	fixed := func(score float64) evalkit.Judge { return judgefake.Fixed(evalkit.Verdict{Score: score, Scored: true}) }
@@ -83,7 +33,7 @@ func TestSpreadAndPanelAgreement(t *testing.T) {
 
 	a, err := evalkit.PanelAgreement(agreeing)
 	require.NoError(t, err)
-	assert.Equal(t, evalkit.Interval, a.Metric)
+	assert.Equal(t, stats.Interval, a.Metric)
 	assert.Equal(t, 3, a.Units)
 	assert.Equal(t, 3, a.Judges)
 	assert.Equal(t, 1, a.Missing, "the failed vote is missing data")
@@ -97,7 +47,7 @@ func TestSpreadAndPanelAgreement(t *testing.T) {
 	}
 	b, err := evalkit.PanelAgreement(split)
 	require.NoError(t, err)
-	assert.Equal(t, evalkit.Nominal, b.Metric)
+	assert.Equal(t, stats.Nominal, b.Metric)
 	assert.Less(t, b.Alpha, 0.0, "judges that split on every item agree worse than chance")
 }
 

@@ -15,8 +15,9 @@ func TestPackageGraph(t *testing.T) {
 	}
 	const mod = "github.com/evalkit-go/evalkit"
 	// The vocabulary: standard library, plus the internal JSON extraction
-	// the verdict parser shares with the checks (itself std only).
-	root := []string{mod, mod + "/internal/jsonx", mod + "/internal/textnorm"}
+	// the verdict parser shares with the checks (itself std only), and the
+	// statistics panels' agreement is measured with (std only).
+	root := []string{mod, mod + "/internal/jsonx", mod + "/internal/textnorm", mod + "/stats"}
 	// Recordings — judge verdicts and HTTP exchanges alike: the
 	// vocabulary, the redaction rules the judges share, and the standard
 	// library. No go-vcr: its v4 would add two modules
@@ -25,7 +26,11 @@ func TestPackageGraph(t *testing.T) {
 	recordings := append(slices.Clone(root), mod+"/golden", mod+"/internal/secret")
 	judges := []string{mod + "/openaijudge", mod + "/anthropicjudge", mod + "/internal/judgehttp", mod + "/internal/judgeprompt", mod + "/internal/secret"}
 	allowed := map[string][]string{
-		".":           root,
+		".": root,
+		// Statistics are pure functions over counts: the standard library.
+		"./stats": {mod + "/stats"},
+		// Calibration joins a gold set with a judge's outcomes: statistics.
+		"./calibrate": {mod + "/calibrate", mod + "/stats"},
 		"./judgefake": append(slices.Clone(root), mod+"/judgefake"),
 		// The real judges are thin net/http clients: no SDK, no module.
 		"./openaijudge":    append(slices.Clone(root), mod+"/openaijudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
@@ -46,9 +51,12 @@ func TestPackageGraph(t *testing.T) {
 		// report's charts with go-analyze/charts (SVG rendered in Go, no
 		// script): its modules enter the CLI's build, never a user's test
 		// build (see the core set below).
-		"./cmd/evalkit": append(slices.Clone(recordings), mod+"/cmd/evalkit", mod+"/internal/results",
+		// golden audit asks the judge a recording names again, built as
+		// judgeset builds it.
+		"./cmd/evalkit": slices.Concat(recordings, judges, []string{mod + "/cmd/evalkit", mod + "/internal/results", mod + "/stats",
+			mod + "/judgeset", mod + "/internal/yamlcheck", "go.yaml.in/yaml/v3",
 			"github.com/go-analyze/charts/...", "github.com/go-analyze/bulk/...", "github.com/golang/freetype/...",
-			"golang.org/x/image/...", "github.com/dustin/go-humanize/..."),
+			"golang.org/x/image/...", "github.com/dustin/go-humanize/..."}),
 	}
 	for pkg, allow := range allowed {
 		for _, dep := range nonStandardDeps(t, pkg) {

@@ -65,7 +65,9 @@
 // The -evalkit.mode flag is known only to test binaries that import
 // evaltest, so go test ./... with it fails in packages that do not; use
 // EVALKIT_MODE there. Replaying needs no credential (openaijudge.FromEnv() with no key keys
-// and replays). A miss says what to run:
+// and replays). A recording holds excerpts of long requests; with
+// EVALKIT_RECORD_WHOLE=1 it holds each request whole, so `evalkit golden
+// audit` can ask the judge again every verdict in it. A miss says what to run:
 //
 //	refund_test.go:17: Judge("Confirms the refund", MinScore(0.80)): error: llm_judge: the judge failed: golden: not recorded: testdata/evalkit/TestRefund.judge.json has no verdict for this request (key sha256:3f2a9c4d5e6f)
 //	    nearest: sha256:9b1c2d3e4f5a (recorded 2026-05-01T10:00:00Z)

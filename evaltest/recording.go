@@ -155,7 +155,11 @@ func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden
 	if base := recordings.m[id]; base != nil {
 		return base.For(judge)
 	}
-	opts := []golden.Option{golden.WithMode(mode)}
+	opts, err := recorderOptions()
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, golden.WithMode(mode))
 	if dir := golden.DefaultUsageDir(); dir != "" {
 		opts = append(opts, golden.WithUsageLog(dir))
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
+	"github.com/evalkit-go/evalkit/stats"
 )
 
 // extension holds what a T knows beyond its checks: the attempt of a Repeat
@@ -193,7 +194,7 @@ func (r Rule) need(n int, level float64) (int, error) {
 // It is the lower end of the two-sided interval at 2·level − 1, whose z is
 // Φ⁻¹(level): 1.645 at 0.95.
 func lowerBound(c, n int, level float64) float64 {
-	lo, _ := evalkit.WilsonLower(c, n, 2*level-1)
+	lo, _ := stats.WilsonLower(c, n, 2*level-1)
 	return lo
 }
 
@@ -226,7 +227,7 @@ type repeatConfig struct {
 // Confidence makes the rule pass only when the one-sided Wilson lower
 // confidence bound of the pass rate, at level (such as 0.95: the true rate
 // is at least the bound with 95% confidence), reaches the rule's rate
-// (Wilson 1927; evalkit.WilsonLower at 2·level − 1, z = 1.645 at 0.95):
+// (Wilson 1927; stats.WilsonLower at 2·level − 1, z = 1.645 at 0.95):
 // PassRate(0.8) with Confidence(0.95) needs 19 of 20 attempts, not 16, so
 // that an agent whose true rate is below 0.8 rarely passes by luck. A rule
 // that can then never pass in n attempts is an error saying so. level must
@@ -316,16 +317,16 @@ func (r *Repetition) PassRate() float64 {
 	return float64(r.Passed) / float64(len(r.Attempts))
 }
 
-// PassHatK is evalkit.PassHatK over the attempts run: the estimated
+// PassHatK is stats.PassHatK over the attempts run: the estimated
 // probability that k attempts all pass (τ-bench's pass^k).
 func (r *Repetition) PassHatK(k int) (float64, error) {
-	return evalkit.PassHatK(len(r.Attempts), r.Passed, k)
+	return stats.PassHatK(len(r.Attempts), r.Passed, k)
 }
 
-// PassAtK is evalkit.PassAtK over the attempts run: the estimated
+// PassAtK is stats.PassAtK over the attempts run: the estimated
 // probability that at least one of k attempts passes.
 func (r *Repetition) PassAtK(k int) (float64, error) {
-	return evalkit.PassAtK(len(r.Attempts), r.Passed, k)
+	return stats.PassAtK(len(r.Attempts), r.Passed, k)
 }
 
 // Transcripts returns each attempt's transcript, by Index, leaving out
@@ -514,8 +515,8 @@ func repeatMessage(label string, rep *Repetition, rule Rule, cfg repeatConfig) (
 		if level == 0 {
 			level = 0.95
 		}
-		lo, _ := evalkit.WilsonLower(rep.Passed, run, level)
-		hi, _ := evalkit.WilsonUpper(rep.Passed, run, level)
+		lo, _ := stats.WilsonLower(rep.Passed, run, level)
+		hi, _ := stats.WilsonUpper(rep.Passed, run, level)
 		fmt.Fprintf(&b, "\npass rate: %.2f (%s two-sided Wilson interval %.2f–%.2f)", rep.PassRate(), percent(level), lo, hi)
 		var hat, at []string
 		for k := 1; k <= run; k *= 2 {

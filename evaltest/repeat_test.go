@@ -18,6 +18,7 @@ import (
 	evalassert "github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/evaltest"
 	"github.com/evalkit-go/evalkit/judgefake"
+	"github.com/evalkit-go/evalkit/stats"
 )
 
 // scripted is an attempt function whose attempt i answers with a refund
@@ -318,7 +319,7 @@ func TestRepeatOnHashJudge(t *testing.T) {
 	assert.Equal(t, rep.Passed, again)
 	hat, err := rep.PassHatK(3)
 	require.NoError(t, err)
-	want, _ := evalkit.PassHatK(200, rep.Passed, 3)
+	want, _ := stats.PassHatK(200, rep.Passed, 3)
 	assert.Equal(t, want, hat)
 
 	// Stopping early: AtLeast(10) needs about 20 attempts, not 200.

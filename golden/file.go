@@ -94,6 +94,9 @@ type Summary struct {
 	// VerdictSchema is the verdict JSON Schema asked for, as compact
 	// JSON, up to 200 bytes.
 	VerdictSchema string `json:"verdict_schema,omitempty"`
+	// Metric is the request's metric step, recorded with
+	// WithWholeRequests only.
+	Metric string `json:"metric,omitempty"`
 }
 
 // Load reads and checks the recording at path (see Decode). A file that

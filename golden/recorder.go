@@ -36,6 +36,7 @@ type store struct {
 	usage  string // the usage log's directory, or ""
 	now    func() time.Time
 	ignore []string // WithIgnoreFields' paths: Transports only
+	whole  bool     // WithWholeRequests
 
 	mu       sync.Mutex
 	entries  map[string]Entry // as read, then as recorded
@@ -76,6 +77,15 @@ func WithMode(m Mode) Option { return func(s *store) { s.mode = m } }
 // (f(f(s)) == f(s)), and the client gets responses as they replay,
 // redacted.
 func WithRedact(f func(s string) string) Option { return func(s *store) { s.redact = f } }
+
+// WithWholeRequests makes the recording hold each request whole — the
+// criteria, content, input, reference, context, rubric, system prompt and
+// verdict schema uncut (credentials redacted as ever), and a metric step's
+// name — instead of excerpts, so `evalkit golden audit` can ask the judge
+// again any verdict it holds (see Entry.Rebuild). The recording grows by
+// the size of what is judged. Keys do not change: a recording made either
+// way replays the same.
+func WithWholeRequests() Option { return func(s *store) { s.whole = true } }
 
 // WithUsageLog makes Save also write which entries this Recorder used to a
 // usage log in dir (see ReadUsage): what `evalkit golden prune` reads to
@@ -296,6 +306,9 @@ const (
 func (r *Recorder) entry(req evalkit.JudgeRequest, k requestKey, v evalkit.Verdict) (Entry, error) {
 	clean := r.clean
 	excerpt := func(s string, n int) string { return textnorm.Excerpt(clean(s), n) }
+	if r.st.whole {
+		excerpt = func(s string, _ int) string { return clean(s) }
+	}
 	req.Scale = req.Scale.OrDefault()
 	sum := Summary{
 		Criteria:      excerpt(req.Criteria, maxCriteria),
@@ -312,6 +325,9 @@ func (r *Recorder) entry(req evalkit.JudgeRequest, k requestKey, v evalkit.Verdi
 	}
 	for _, c := range req.Context {
 		sum.Context = append(sum.Context, excerpt(c, maxExcerpt))
+	}
+	if r.st.whole {
+		sum.Metric = clean(req.Metric)
 	}
 	if n, ok := r.live.(evalkit.NamedJudge); ok {
 		name, variant := n.JudgeName()

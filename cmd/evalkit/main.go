@@ -7,7 +7,11 @@
 //	evalkit golden verify [recording ...]          format, order, no secrets
 //	evalkit golden prune  [-n] [recording ...]     drop what no test used
 //	evalkit golden merge  -o FILE recording ...    the union of shards' recordings
+//	evalkit golden audit  [-n N] [-judges FILE] [-update] [recording ...]
+//	                                               ask the live judge again: judge drift
 //	evalkit report [-html FILE] [-md FILE] results ...   HTML page and Markdown summary
+//	evalkit compare [-alpha A] [-max-flips N] [-tag TAG=N] [-md FILE] [-html FILE] BASE NEW
+//	                                               flips, pass rates, significance; a gate
 //
 // With no recording named, it takes every *.judge.json and *.http.json in
 // a testdata directory under the current one. verify exits 1 when any recording has
@@ -29,6 +33,7 @@ func main() {
 
 const usage = `usage: evalkit golden <command> [flags] [recording ...]
        evalkit report [-html FILE] [-md FILE] results ...
+       evalkit compare [flags] BASE NEW
 
 commands:
   list     one line per recording: entries, size, judges, last recorded
@@ -40,6 +45,9 @@ commands:
   merge    -o FILE: the union of recordings, as the shards of a CI matrix
            (EVALKIT_SHARD) record them; different verdicts under one key are
            a conflict, and nothing is written
+  audit    ask the live judge again a seeded sample of recorded verdicts (-n N,
+           -fraction F, -seed S) and report judge drift: flips with a Wilson
+           interval, score drift, model version; -update writes what changed
 
 With no recording named: every *.judge.json and *.http.json in a testdata directory under the current one.
 `
@@ -50,6 +58,9 @@ With no recording named: every *.judge.json and *.http.json in a testdata direct
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "report" {
 		return report(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "compare" {
+		return compare(args[1:], stdout, stderr)
 	}
 	if len(args) < 2 || args[0] != "golden" {
 		fmt.Fprint(stderr, usage)
@@ -67,6 +78,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return prune(rest, stdout, stderr)
 	case "merge":
 		return merge(rest, stdout, stderr)
+	case "audit":
+		return audit(rest, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "evalkit golden: unknown command %q\n\n%s", cmd, usage)
 	return 2

@@ -16,6 +16,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/internal/results"
+	"github.com/evalkit-go/evalkit/stats"
 )
 
 const reportUsage = `usage: evalkit report [-html FILE] [-md FILE] [-title TEXT] results ...
@@ -308,8 +309,8 @@ func summarize(title string, files []string, lines []results.Line) summary {
 			rr := repeatRow{Test: l.Test, Check: l.Check, Status: l.Status, Attempts: l.Attempts, Passed: l.Passed, Need: l.Need}
 			var hat, at []string
 			for k := 1; k <= l.Attempts && k > 0; k *= 2 { // k > 0: no overflow past a file's huge count
-				h, err := evalkit.PassHatK(l.Attempts, l.Passed, k)
-				a, _ := evalkit.PassAtK(l.Attempts, l.Passed, k)
+				h, err := stats.PassHatK(l.Attempts, l.Passed, k)
+				a, _ := stats.PassAtK(l.Attempts, l.Passed, k)
 				if err != nil {
 					hat, at = []string{"–"}, []string{"–"} // counts no run makes (past MaxKAttempts)
 					break

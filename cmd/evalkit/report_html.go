@@ -154,20 +154,9 @@ func renderHTML(s summary) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
-	"usd":     func(f float64) string { return fmt.Sprintf("$%.4f", f) },
-	"join":    strings.Join,
-	"sid":     func(i int) string { return fmt.Sprintf("case-%d", i+1) },
-}).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 24px auto; max-width: 1180px; padding: 0 16px; color: #222; }
+// pageStyle is the CSS of evalkit's HTML pages: the report's and the
+// comparison's.
+const pageStyle template.CSS = `body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 24px auto; max-width: 1180px; padding: 0 16px; color: #222; }
 h1 { font-size: 22px; margin: 0 0 8px; } h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 .totals { display: flex; gap: 12px; flex-wrap: wrap; margin: 12px 0; }
 .tile { border: 1px solid #ddd; border-radius: 6px; padding: 8px 14px; min-width: 110px; }
@@ -178,7 +167,23 @@ th { background: #fafafa; } .num { text-align: right; font-variant-numeric: tabu
 .charts { display: flex; flex-wrap: wrap; gap: 12px; } .chart svg { width: 100%; height: auto; } .histogram { flex: 0 0 440px; max-width: 100%; }
 details { border: 1px solid #e4e4e4; border-radius: 6px; margin: 6px 0; padding: 4px 10px; }
 summary { cursor: pointer; } pre { white-space: pre-wrap; word-break: break-word; background: #f7f7f7; padding: 8px; border-radius: 4px; font-size: 12px; max-height: 480px; overflow: auto; }
-.meta { color: #666; font-size: 12px; }
+.meta { color: #666; font-size: 12px; }`
+
+var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
+	"usd":     func(f float64) string { return fmt.Sprintf("$%.4f", f) },
+	"join":    strings.Join,
+	"sid":     func(i int) string { return fmt.Sprintf("case-%d", i+1) },
+	"style":   func() template.CSS { return pageStyle },
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+{{style}}
 </style>
 </head>
 <body>
