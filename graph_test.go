@@ -36,6 +36,9 @@ func TestPackageGraph(t *testing.T) {
 		"./openaijudge":    append(slices.Clone(root), mod+"/openaijudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
 		"./anthropicjudge": append(slices.Clone(root), mod+"/anthropicjudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
 		"./golden":         recordings,
+		// Simulated users: the loop over the vocabulary, and the
+		// recording of a user's model through golden's HTTP recording.
+		"./simulate": append(slices.Clone(recordings), mod+"/simulate"),
 		// The HTTP classifier: the judges' plumbing, no judge prompt.
 		"./openaiclassifier": append(slices.Clone(root), mod+"/openaiclassifier", mod+"/internal/judgehttp", mod+"/internal/secret"),
 		// Named judges build the real ones from declarations: the judges'
@@ -46,7 +49,8 @@ func TestPackageGraph(t *testing.T) {
 		"./judgeset": append(append(slices.Clone(root), mod+"/judgeset", mod+"/internal/yamlcheck", "go.yaml.in/yaml/v3"), judges...),
 		// The example agent is what users write: net/http and the
 		// vocabulary, no SDK.
-		"./examples/agent": append(slices.Clone(root), mod+"/examples/agent"),
+		"./examples/agent":   append(slices.Clone(root), mod+"/examples/agent"),
+		"./examples/airline": append(slices.Clone(root), mod+"/examples/airline"),
 		// The CLI reads recordings and results files, and draws the
 		// report's charts with go-analyze/charts (SVG rendered in Go, no
 		// script): its modules enter the CLI's build, never a user's test

@@ -26,4 +26,9 @@ var metricParams = map[string]map[string]any{
 	"a2a_eval":             {"agent_url": "http://127.0.0.1:9/a2a"},
 	"a2a_eval_session":     {"agent_url": "http://127.0.0.1:9/a2a", "criteria": "Polite"},
 	"exec_eval":            {"command": "true", "args": []any{"--pass"}},
+
+	"conversation_completeness": {"criteria": "A refund counts when issued"},
+	"role_adherence":            {"chatbot_role": "You are a polite airline agent."},
+	"knowledge_retention":       {"model": "gpt-4.1"},
+	"turn_relevancy":            {"window_size": 3},
 }

@@ -15,6 +15,7 @@ type metricSetup struct {
 	patternsOnly bool
 	kinds        []string
 	session      bool
+	window       *int
 }
 
 // set names the first metric-only option given, or "".
@@ -32,6 +33,8 @@ func (m metricSetup) set() string {
 		return "PIIKinds"
 	case m.session:
 		return "WholeSession"
+	case m.window != nil:
+		return "Window"
 	}
 	return ""
 }
@@ -48,8 +51,8 @@ func PenalizeAmbiguous() JudgeOption {
 	return JudgeOption{"PenalizeAmbiguous()", func(s *judgeSetup) { s.metric.penalize = true }}
 }
 
-// Role sets the role role_violation holds the output to, instead of the
-// transcript's system prompt.
+// Role sets the role role_violation and role_adherence hold the output
+// to, instead of the transcript's system prompt.
 func Role(role string) JudgeOption {
 	return JudgeOption{"Role(" + cutQuote(role) + ")", func(s *judgeSetup) { s.metric.role = &role }}
 }
@@ -71,6 +74,12 @@ func WholeSession() JudgeOption {
 	return JudgeOption{"WholeSession()", func(s *judgeSetup) { s.metric.session = true }}
 }
 
+// Window sets turn_relevancy's sliding window, in turns (default
+// DefaultWindow, as DeepEval's window_size).
+func Window(turns int) JudgeOption {
+	return JudgeOption{fmt.Sprintf("Window(%d)", turns), func(s *judgeSetup) { s.metric.window = &turns }}
+}
+
 // metricTakes lists the options each metric takes beyond its knobs
 // (Rubric, Model, SystemPrompt) and a threshold (MinScore, MaxScore).
 var metricTakes = map[string]map[string]bool{
@@ -84,15 +93,22 @@ var metricTakes = map[string]map[string]bool{
 	"toxicity":             {"WholeSession": true},
 	"pii_leakage":          {"WholeSession": true, "PatternsOnly": true, "PIIKinds": true},
 	"role_violation":       {"WholeSession": true, "Role": true},
+
+	"conversation_completeness": {},
+	"role_adherence":            {"Role": true},
+	"knowledge_retention":       {},
+	"turn_relevancy":            {"Window": true},
 }
 
 // MetricCheck returns the model-graded metric named metric —
 // "answer_relevancy", "faithfulness", "hallucination",
 // "contextual_precision", "contextual_recall", "contextual_relevancy",
-// "bias", "toxicity", "pii_leakage" or "role_violation" — asking j, set up
-// by opts: Context (the retrieved chunks), Reference, Question, Rubric,
-// Model, SystemPrompt, PenalizeAmbiguous, Role, PatternsOnly, PIIKinds,
-// WholeSession, and a threshold. With MinScore or MaxScore the metric is
+// "bias", "toxicity", "pii_leakage", "role_violation", or a multi-turn
+// one, "conversation_completeness", "role_adherence",
+// "knowledge_retention", "turn_relevancy" — asking j, set up by opts:
+// Context (the retrieved chunks), Reference, Question, Rubric, Model,
+// SystemPrompt, PenalizeAmbiguous, Role, PatternsOnly, PIIKinds,
+// WholeSession, Window, and a threshold. With MinScore or MaxScore the metric is
 // wrapped in an Assertion holding it; without, it passes only a perfect
 // score. This is what evaltest's AnswerRelevancy, Faithfulness, ... run.
 //
@@ -132,7 +148,7 @@ func MetricCheck(j evalkit.Judge, metric string, opts ...JudgeOption) Check {
 		{"VerdictSchema", c.VerdictSchema != nil}, {"Scale", c.Scale != (evalkit.Scale{})},
 		{"Context", c.Context != nil}, {"Reference", c.Reference != ""}, {"Question", s.metric.question != nil},
 		{"PenalizeAmbiguous", s.metric.penalize}, {"Role", s.metric.role != nil}, {"PatternsOnly", s.metric.patternsOnly},
-		{"PIIKinds", s.metric.kinds != nil}, {"WholeSession", s.metric.session},
+		{"PIIKinds", s.metric.kinds != nil}, {"WholeSession", s.metric.session}, {"Window", s.metric.window != nil},
 	} {
 		if o.set && !takes[o.name] {
 			return fail(paramErr(metric, o.name, "%s does not take %s", metric, o.name))
@@ -184,6 +200,22 @@ func MetricCheck(j evalkit.Judge, metric string, opts ...JudgeOption) Check {
 			role = *s.metric.role
 		}
 		inner = RoleViolation{Judge: j, Role: role, Scope: scope, Rubric: c.Rubric, Model: c.Model, SystemPrompt: c.SystemPrompt}
+	case "conversation_completeness":
+		inner = ConversationCompleteness{Judge: j, Rubric: c.Rubric, Model: c.Model, SystemPrompt: c.SystemPrompt}
+	case "role_adherence":
+		role := ""
+		if s.metric.role != nil {
+			role = *s.metric.role
+		}
+		inner = RoleAdherence{Judge: j, Role: role, Rubric: c.Rubric, Model: c.Model, SystemPrompt: c.SystemPrompt}
+	case "knowledge_retention":
+		inner = KnowledgeRetention{Judge: j, Rubric: c.Rubric, Model: c.Model, SystemPrompt: c.SystemPrompt}
+	case "turn_relevancy":
+		window := 0
+		if s.metric.window != nil {
+			window = *s.metric.window
+		}
+		inner = TurnRelevancy{Judge: j, Window: window, Rubric: c.Rubric, Model: c.Model, SystemPrompt: c.SystemPrompt}
 	}
 	if s.min == nil && s.max == nil {
 		return inner

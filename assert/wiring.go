@@ -91,7 +91,7 @@ type scoreEmitter interface {
 // metricTables are the check tables of the metrics, classifiers and
 // external evaluators, for NewRegistry.
 func metricTables() []map[string]func(*params) (Check, error) {
-	return []map[string]func(*params) (Check, error){ragChecks(), safetyChecks(), classifierChecks(), externalChecks()}
+	return []map[string]func(*params) (Check, error){ragChecks(), safetyChecks(), conversationChecks(), classifierChecks(), externalChecks()}
 }
 
 // metricAliases are their other names: Ragas' for the RAG metrics.

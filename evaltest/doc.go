@@ -101,6 +101,16 @@
 // A model call not recorded fails the test with the request, the nearest
 // recorded one, what differs and the record command.
 //
+// Multi-turn agents run against a simulated user (package simulate):
+// Simulate plays the conversation until the user stops, the judge finds
+// the goal met or a turn limit, recording a simulate.ModelUser's model
+// beside the agent's calls; StateEquals checks the state the agent's tools
+// left behind; ConversationCompleteness, RoleAdherence, KnowledgeRetention
+// and TurnRelevancy judge the conversation turn by turn:
+//
+//	tr := et.Simulate(simulate.ModelUser{Model: openaijudge.FromEnv(), Goal: "..."}, agent.Reply)
+//	et.Expect(tr).StateEquals(want, db).KnowledgeRetention(assert.MinScore(0.9))
+//
 // A judge budget bounds what a run may spend on live judges:
 // EVALKIT_MAX_JUDGE_CALLS (HTTP calls, retries included) and
 // EVALKIT_MAX_COST_USD (dollars, as the judges price replies), per test

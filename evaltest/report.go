@@ -95,6 +95,10 @@ var fluentTypes = map[string]string{
 	"AnswerRelevancy": "answer_relevancy", "Faithfulness": "faithfulness", "Hallucination": "hallucination",
 	"ContextualPrecision": "contextual_precision", "ContextualRecall": "contextual_recall", "ContextualRelevancy": "contextual_relevancy",
 	"NoBias": "bias", "NoToxicity": "toxicity", "NoPII": "pii_leakage", "NoRoleViolation": "role_violation",
+	// The multi-turn metrics (conversation.go).
+	"ConversationCompleteness": "conversation_completeness", "RoleAdherence": "role_adherence",
+	"KnowledgeRetention": "knowledge_retention", "TurnRelevancy": "turn_relevancy",
+	"StateEquals": "state_equals",
 }
 
 // checkType names a check's type from its label: the registry's name for

@@ -14,7 +14,7 @@
 //	})
 //	// v.Score == 1, v.RawScore == 10, err == nil
 //
-// There are five kinds of fake, each named by what it does, in the manner
+// There are six kinds of fake, each named by what it does, in the manner
 // of net/http/httptest and testing/iotest:
 //
 //   - Judges: Pass, Fail, Fixed, Sequence, Rules, Hash and Err answer
@@ -32,6 +32,11 @@
 //     embedding checks (cosine_similarity) run without a model.
 //   - Classifiers (evalkit.Classifier): Scores, ClassifierRules,
 //     ClassifierErr and SpyClassifier, the same way.
+//   - Simulated users (package simulate): Script replays a list of user
+//     turns and UserRules answers the agent by rules, with no model;
+//     NewUserServer and NewUserTransport are the model a simulate.ModelUser
+//     is played by, answering each request with the scripted turn its
+//     conversation has reached.
 //   - A checker: TestJudge calls any judge with valid, invalid and
 //     cancelled requests, from many goroutines, and returns one error
 //     listing every breach of the evalkit.Judge contract, as

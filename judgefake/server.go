@@ -26,7 +26,7 @@ type Server struct {
 	closeOnce sync.Once
 }
 
-// NewServer starts a Server that answers requests with script, one reply
+// NewServer starts a Server that answers requests with replies, one
 // each, in the order the requests arrive.
 //
 // It serves POST /v1/chat/completions (and any path ending in
@@ -72,9 +72,14 @@ type Server struct {
 //
 // The server records every request (see Requests) and is safe for
 // concurrent use; concurrent requests take replies in arrival order.
-func NewServer(script ...Reply) *Server {
+func NewServer(replies ...Reply) *Server {
+	return newServerWith(func(closed <-chan struct{}) *script { return newScript(replies, closed) })
+}
+
+// newServerWith starts a Server answering from the script mk makes.
+func newServerWith(mk func(closed <-chan struct{}) *script) *Server {
 	s := &Server{closed: make(chan struct{})}
-	s.sc = newScript(script, s.closed)
+	s.sc = mk(s.closed)
 	s.ts = httptest.NewServer(http.HandlerFunc(s.handle))
 	s.URL = s.ts.URL
 	return s

@@ -107,6 +107,11 @@ type anthropicError struct {
 type script struct {
 	closed <-chan struct{} // closed when a Server closes; nil for a Transport
 
+	// pick, when set, chooses the reply from the request's body instead
+	// of the next of replies: the reply, its number (for ids), or a
+	// problem (see NewUserServer).
+	pick func(body []byte) (Reply, int, string)
+
 	mu       sync.Mutex
 	replies  []Reply
 	next     int
@@ -177,17 +182,27 @@ func (s *script) serve(ctx context.Context, method string, u *url.URL, header ht
 		return s.refuse(rec.API, http.StatusBadRequest, what, msg)
 	}
 
-	s.mu.Lock()
-	i := s.next
-	if i < len(s.replies) {
-		s.next++
+	var r Reply
+	var i int
+	if s.pick != nil {
+		var problem string
+		if r, i, problem = s.pick(body); problem != "" {
+			return s.refuse(rec.API, scriptProblem, what, problem)
+		}
+		i-- // the reply's number, from 0 as below
+	} else {
+		s.mu.Lock()
+		i = s.next
+		if i < len(s.replies) {
+			s.next++
+		}
+		s.mu.Unlock()
+		if i >= len(s.replies) {
+			return s.refuse(rec.API, scriptProblem, what,
+				fmt.Sprintf("script exhausted: %d replies were scripted and all are used", len(s.replies)))
+		}
+		r = s.replies[i]
 	}
-	s.mu.Unlock()
-	if i >= len(s.replies) {
-		return s.refuse(rec.API, scriptProblem, what,
-			fmt.Sprintf("script exhausted: %d replies were scripted and all are used", len(s.replies)))
-	}
-	r := s.replies[i]
 	what = fmt.Sprintf("%s, reply %d", what, i+1)
 
 	if r.Fault == FaultStall {

@@ -22,15 +22,21 @@ func allSteps(t *testing.T) []judgeprompt.MetricStep {
 		require.NoError(t, err)
 		steps = append(steps, s)
 	}
-	for _, m := range []string{"answer_relevancy", "faithfulness", "hallucination", "contextual_precision", "contextual_recall", "bias", "toxicity"} {
+	for _, m := range []string{"answer_relevancy", "faithfulness", "hallucination", "contextual_precision", "contextual_recall", "bias", "toxicity", "conversation_completeness"} {
 		s, words, err := judgeprompt.VerdictStep(m, 3)
 		require.NoError(t, err)
 		require.NotEmpty(t, words)
 		steps = append(steps, s)
 	}
+	for _, m := range []string{"role_adherence", "knowledge_retention", "turn_relevancy"} {
+		s, words, err := judgeprompt.TurnVerdictStep(m, []int{1, 3}, 4)
+		require.NoError(t, err)
+		require.Equal(t, []string{"yes", "no"}, words)
+		steps = append(steps, s)
+	}
 	rel, err := judgeprompt.RelevancyStep(2)
 	require.NoError(t, err)
-	return append(steps, rel, judgeprompt.PIIStep(), judgeprompt.RoleStep())
+	return append(steps, rel, judgeprompt.PIIStep(), judgeprompt.RoleStep(), judgeprompt.IntentionsStep().Step, judgeprompt.KnowledgeStep().Step)
 }
 
 // Every step's schema suits strict structured outputs: every object closed
