@@ -38,8 +38,8 @@ import (
 
 // figures is one format's count.
 type figures struct {
-	format                                                        string
-	sources                                                       []string
+	format                                                                string
+	sources                                                               []string
 	found, official, unambiguous, recovered, invented, refused, explained int
 }
 
