@@ -96,6 +96,12 @@ type LLMJudge struct {
 	Passing Passing
 	// Scope: Turn (the default) or Session.
 	Scope Scope
+	// Against, when set, makes the judgment pairwise: the output is
+	// Assistant A's answer and Against is B's (JudgeRequest.ContentB).
+	Against string
+	// Format is the verdict format the judge is asked for (package
+	// verdicts); the answer is read by its rule.
+	Format evalkit.Format
 }
 
 // LLMJudgeToolCalls asks a judge whether the tool calls meet Criteria: the
@@ -122,8 +128,10 @@ type LLMJudgeToolCalls struct {
 	VerdictSchema any
 	Passing       Passing
 	// Tools, when set, are the tool names whose calls are judged.
-	Tools []string
-	Scope Scope
+	Tools   []string
+	Scope   Scope
+	Against string
+	Format  evalkit.Format
 }
 
 // judging is what LLMJudge and LLMJudgeToolCalls share.
@@ -140,7 +148,7 @@ func (c LLMJudge) judging() judging {
 	return judging{
 		check: "llm_judge", judge: c.Judge, verdictSchema: c.VerdictSchema, passing: c.Passing,
 		req: evalkit.JudgeRequest{Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, Context: c.Context,
-			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt},
+			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt, ContentB: c.Against, Format: c.Format},
 	}
 }
 
@@ -148,7 +156,7 @@ func (c LLMJudgeToolCalls) judging() judging {
 	return judging{
 		check: "llm_judge_tool_calls", judge: c.Judge, verdictSchema: c.VerdictSchema, passing: c.Passing,
 		req: evalkit.JudgeRequest{Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, Context: c.Context,
-			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt},
+			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt, ContentB: c.Against, Format: c.Format},
 	}
 }
 
@@ -421,6 +429,8 @@ func (j judging) result(v evalkit.Verdict) (Result, error) {
 			v.Passed = ptrTo(true)
 		case "fail":
 			v.Passed = ptrTo(false)
+		case "":
+			return Result{}, badVerdict(j.check, "the verdict has no pass/fail: asked for the label pass or fail, the judge gave no label and no \"passed\" field%s", gaveInstead(v))
 		default:
 			return Result{}, badVerdict(j.check, "asked to label the content pass or fail, the judge gave %s", labelOrNothing(v.Label))
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -35,7 +34,7 @@ type PairJudge struct {
 // BothWays returns a judge that judges a pairwise request (ContentB set,
 // Game 0) twice, as MT-Bench and Arena-Hard do to cancel position bias:
 // game 1 as asked (Game 1), game 2 with Content and ContentB swapped (Game
-// 2), at once. Each game's verdict must state a Preference (give the
+// 2), one after the other. Each game's verdict must state a Preference (give the
 // request a pairwise Format: ArenaHard, MTBenchPair, PrometheusRelative,
 // VicunaPair). Game 2's preference, swapped back, is compared with game
 // 1's: when both name the same winner, or both a tie, the pair is
@@ -75,17 +74,15 @@ func (p *PairJudge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalki
 	g1, g2 := req, req
 	g1.Game = 1
 	g2.Game, g2.Content, g2.ContentB = 2, req.ContentB, req.Content
+	// One game after the other: a scripted judge (a fake server, a
+	// recording made in order) answers game 1 first.
 	var v [2]evalkit.Verdict
 	var errs [2]error
-	var wg sync.WaitGroup
 	for i, r := range []evalkit.JudgeRequest{g1, g2} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v[i], errs[i] = p.judge.Judge(ctx, r)
-		}()
+		if v[i], errs[i] = p.judge.Judge(ctx, r); errs[i] != nil {
+			break
+		}
 	}
-	wg.Wait()
 	for i := range 2 {
 		if errs[i] != nil {
 			return evalkit.Verdict{}, fmt.Errorf("verdicts: game %d of 2: %w", i+1, errs[i])
