@@ -358,6 +358,13 @@ func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ver
 	if err := req.Validate(); err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("%s: %w", j.check, err)
 	}
+	if j.verdictSchema != nil {
+		// A panel checks each member's verdict as a single judge's is
+		// checked below: a member that breaks the schema is missing data.
+		ctx = evalkit.WithVoteCheck(ctx, func(v evalkit.Verdict) (evalkit.Verdict, error) {
+			return v, j.checkSchema(v)
+		})
+	}
 	v, err := callJudge(ctx, j.judge, req)
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("%s: the judge failed: %w", j.check, err)
@@ -368,27 +375,35 @@ func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ver
 	if err := contradiction(j.check, v); err != nil {
 		return evalkit.Verdict{}, err
 	}
-	if j.verdictSchema != nil {
-		sch, err := compileNamed(j.check, "verdict_schema", j.verdictSchema)
-		if err != nil {
+	if j.verdictSchema != nil && len(v.Votes) == 0 {
+		if err := j.checkSchema(v); err != nil {
 			return evalkit.Verdict{}, err
-		}
-		if v.Fields == nil {
-			return evalkit.Verdict{}, badVerdict(j.check, "the judge did not answer with a JSON object, and the verdict schema asks for one")
-		}
-		leaves, err := validateFields(sch, v.Fields)
-		if err != nil {
-			return evalkit.Verdict{}, fmt.Errorf("%s: validating the verdict: %w", j.check, err)
-		}
-		if leaves != nil {
-			var why []string
-			for _, d := range leaves {
-				why = append(why, d.Label+": "+d.Text)
-			}
-			return evalkit.Verdict{}, badVerdict(j.check, "the verdict breaks the verdict schema: %s", strings.Join(why, "; "))
 		}
 	}
 	return v, nil
+}
+
+// checkSchema checks a verdict against the check's verdict schema.
+func (j judging) checkSchema(v evalkit.Verdict) error {
+	sch, err := compileNamed(j.check, "verdict_schema", j.verdictSchema)
+	if err != nil {
+		return err
+	}
+	if v.Fields == nil {
+		return badVerdict(j.check, "the judge did not answer with a JSON object, and the verdict schema asks for one")
+	}
+	leaves, err := validateFields(sch, v.Fields)
+	if err != nil {
+		return fmt.Errorf("%s: validating the verdict: %w", j.check, err)
+	}
+	if leaves != nil {
+		var why []string
+		for _, d := range leaves {
+			why = append(why, d.Label+": "+d.Text)
+		}
+		return badVerdict(j.check, "the verdict breaks the verdict schema: %s", strings.Join(why, "; "))
+	}
+	return nil
 }
 
 // schemaJSON is a schema's JSON text for the request: compact, and with
