@@ -109,4 +109,3 @@ func TestPanelVerdictSchemaMember(t *testing.T) {
 	testify.Contains(t, err.Error(), `the verdict has no field "passed"`)
 	testify.False(t, strings.Contains(err.Error(), "label"), err.Error())
 }
-
