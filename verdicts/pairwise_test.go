@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/anthropicjudge"
 	evassert "github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/golden"
 	"github.com/evalkit-go/evalkit/judgefake"
@@ -197,4 +198,21 @@ func TestBothWaysCombine(t *testing.T) {
 	_, err = verdicts.PositionConsistency([]evalkit.Verdict{{Label: "A"}})
 	assert.ErrorContains(t, err, "verdict 0 was not judged both ways")
 	assert.False(t, errors.Is(err, evalkit.ErrUnreadableVerdict))
+}
+
+// The Anthropic judge asks for a declared format as text, with no forced
+// tool, and reads the answer by the format's rule.
+func TestAnthropicJudgeFormat(t *testing.T) {
+	srv := judgefake.NewServer(judgefake.Text("Assistant B covers both points.\n\n[[B]]"))
+	defer srv.Close()
+	j := anthropicjudge.New(anthropicjudge.WithBaseURL(srv.URL), anthropicjudge.WithAPIKey("sk-ant-test"), anthropicjudge.WithHTTPClient(srv.Client()))
+	v, err := j.Judge(context.Background(), evalkit.JudgeRequest{Criteria: "better?", Content: "a", ContentB: "b", Format: verdicts.MTBenchPair})
+	require.NoError(t, err)
+	assert.Equal(t, "B", v.Label)
+	assert.Equal(t, evalkit.Preference{Winner: "B", Strength: 1}, *v.Preference)
+	var body map[string]any
+	require.NoError(t, json.Unmarshal(srv.Requests()[0].Body, &body))
+	assert.NotContains(t, body, "tools")
+	assert.NotContains(t, body, "tool_choice")
+	assert.Contains(t, body["messages"].([]any)[0].(map[string]any)["content"], `"[[A]]" if assistant A is better`)
 }
