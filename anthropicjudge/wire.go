@@ -13,11 +13,11 @@ import (
 
 // messagesRequest is the body of POST /v1/messages.
 type messagesRequest struct {
-	Model       string     `json:"model"`
-	MaxTokens   int        `json:"max_tokens"`
-	System      string     `json:"system,omitempty"`
-	Messages    []message  `json:"messages"`
-	Temperature *float64   `json:"temperature,omitempty"`
+	Model       string      `json:"model"`
+	MaxTokens   int         `json:"max_tokens"`
+	System      string      `json:"system,omitempty"`
+	Messages    []message   `json:"messages"`
+	Temperature *float64    `json:"temperature,omitempty"`
 	Tools       []tool      `json:"tools,omitempty"`
 	ToolChoice  *toolChoice `json:"tool_choice,omitempty"`
 }
