@@ -390,6 +390,8 @@ func TestParseVerdictFences(t *testing.T) {
 		{"a verdict alone in its own final fence", "The answer is right.\n```\nRating: [[8]]\n```", verdictWant{raw: 8, scored: true}, false},
 		{"a label alone in its own final fence", "B is better.\n```\n[[B]]\n```\n", verdictWant{label: "B"}, false},
 		{"a verdict after a fence opened mid-line and never closed", "The code ends with ```\nRating: [[8]]", verdictWant{raw: 8, scored: true}, false},
+		{"a longer closing fence closes (CommonMark)", "```\nx = [[9]]\n`````\nRating: [[3]]", verdictWant{raw: 3, scored: true}, false},
+		{"a shorter closing fence does not close (CommonMark)", "````\nx = 1\n```\nRating: [[3]]", verdictWant{raw: 3, scored: true}, false},
 		{"a verdict after quoted code whose fence never closed", "It wrote:\n```python\ndef f():\n    return [1]\n\nRating: [[3]]", verdictWant{raw: 3, scored: true}, false},
 		{"backticks in a JSON string open no fence", "Rating: [[8]]\n{\"reasoning\": \"wrap code in ```\", \"score\": 8}\nAgain: [[8]]", verdictWant{raw: 8, scored: true}, false},
 	}
@@ -411,6 +413,8 @@ func TestParseVerdictFences(t *testing.T) {
 		// verdict after it cannot be told from code, so it is not read.
 		{"a fence opened mid-line and cut off is code", "The agent's fix: ```python\ngrid = [[3]]\n",
 			`no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[3]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "The agent's fix: ` + "```" + `python\ngrid = [[3]]"`},
+		{"a fence a shorter one does not close holds a competing verdict", "````\nx = [[9]]\n```\nRating: [[3]]",
+			`no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[9]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "` + "````" + `\nx = [[9]]\n` + "```" + `\nRating: [[3]]"`},
 		{"a verdict in a fence never closed, beside another", "```\nRating: [[8]]\nRating: [[3]]",
 			`no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[8]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "` + "```" + `\nRating: [[8]]\nRating: [[3]]"`},
 		{"a JSON verdict on a json fence's opening line", "```json {\"score\": 8 \"x\": 1}\n```",
