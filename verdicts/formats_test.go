@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -177,4 +178,15 @@ func ExampleFormat_Parse() {
 	// Output:
 	// B>A B 1 <nil>
 	// evalkit: unreadable judge verdict: arena-hard/1: two different verdicts, [[A>B]] and [[B>A]]: the benchmark's rule needs one distinct label
+}
+
+// The regular-expression rules read at most 256 KiB: a longer answer is
+// refused with its size, in bounded time.
+func TestFormatsLongAnswer(t *testing.T) {
+	long := strings.Repeat("Result: A\n", 30000) + "GRADE: C"
+	for _, f := range []*verdicts.Format{verdicts.PrometheusAbsolute, verdicts.PrometheusRelative, verdicts.InspectGrade} {
+		_, err := f.Parse(long, five)
+		assert.ErrorIs(t, err, evalkit.ErrUnreadableVerdict, f.Name())
+		assert.ErrorContains(t, err, "more than this format's rule reads", f.Name())
+	}
 }

@@ -17,7 +17,8 @@ import (
 // [Result]:, "score of"; any case), an integer, at most a closing bracket,
 // "/5" or "out of 5", then only white space to the end; 1 to 5. The same
 // rule here. Deviation: a marker earlier in the answer with another number
-// ("[RESULT] 2 ... [RESULT] 4") is an error, not ignored.
+// ("[RESULT] 2 ... [RESULT] 4") is an error, not ignored; an answer over
+// 256 KiB is refused unread.
 var PrometheusAbsolute = &Format{
 	name:         "prometheus-absolute/2",
 	source:       "prometheus-eval/prometheus-eval libs/prometheus-eval/prometheus_eval/parser.py",
@@ -30,7 +31,22 @@ var (
 	promAbsAll = regexp.MustCompile(`(?i)\[RESULT\]\s*(?:[(\[]|\s)*(\d+)`)
 )
 
+// maxScanned bounds the answers the regular-expression rules (Prometheus,
+// inspect) read, in bytes: their verdicts end a feedback paragraph, and a
+// longer answer is refused rather than scanned for seconds.
+const maxScanned = 256 << 10
+
+func tooLong(name, raw string) error {
+	if len(raw) > maxScanned {
+		return unreadable(name, "the answer is %d bytes, more than this format's rule reads (%d): a verdict of this format ends a feedback of a few paragraphs", len(raw), maxScanned)
+	}
+	return nil
+}
+
 func parsePrometheusAbsolute(raw string, scale evalkit.Scale) (evalkit.Verdict, error) {
+	if err := tooLong("prometheus-absolute/2", raw); err != nil {
+		return evalkit.Verdict{}, err
+	}
 	if scale != (evalkit.Scale{Min: 1, Max: 5}) {
 		return evalkit.Verdict{}, unreadable("prometheus-absolute/2", "the format scores 1 to 5, but the request's scale is [%v, %v]: set its Scale to 1–5", scale.Min, scale.Max)
 	}
@@ -59,7 +75,8 @@ func parsePrometheusAbsolute(raw string, scale evalkit.Scale) (evalkit.Verdict, 
 // [Response, [Result], [Result:, or "Result:" at a line's start; any case)
 // followed by A or B, an optional "]", and the end of a line. The same rule
 // here. Deviation: a second such verdict naming the other answer is an
-// error, not ignored. Label is "A" or "B"; Preference A>B or B>A.
+// error, not ignored; an answer over 256 KiB is refused unread. Label is
+// "A" or "B"; Preference A>B or B>A.
 var PrometheusRelative = &Format{
 	name:         "prometheus-relative/2",
 	source:       "prometheus-eval/prometheus-eval libs/prometheus-eval/prometheus_eval/parser.py",
@@ -70,6 +87,9 @@ var PrometheusRelative = &Format{
 var promRel = regexp.MustCompile(`(?im)(?:\[RESULT\]|\[RESULT:\s*|\[Response\s+|\[Result\](?:\s+Response)?|\[Result:\s*|(?:^|\n)Result:?\s*)\s*(A|B)\]?[ \t\r]*$`)
 
 func parsePrometheusRelative(raw string, _ evalkit.Scale) (evalkit.Verdict, error) {
+	if err := tooLong("prometheus-relative/2", raw); err != nil {
+		return evalkit.Verdict{}, err
+	}
 	ms := promRel.FindAllStringSubmatch(raw, -1)
 	if ms == nil {
 		return evalkit.Verdict{}, unreadable("prometheus-relative/2", "no \"[RESULT] A\" or \"[RESULT] B\" at the end of a line; the answer ends %s", tail(raw))
@@ -141,7 +161,8 @@ func parseVicunaPair(raw string, scale evalkit.Scale) (evalkit.Verdict, error) {
 // the whole completion, which only its last line can match. The same rule
 // here, the letter read in upper case. Deviation: a letter run on into a
 // word ("GRADE: CI", "GRADE: Correct") is an error, not its first letter;
-// a GRADE line earlier with another letter is an error. Label is the
+// a GRADE line earlier with another letter is an error; an answer over
+// 256 KiB is refused unread. Label is the
 // letter; Passed is true for C, false for I, unset for P.
 var InspectGrade = &Format{
 	name:         "inspect-grade/1",
@@ -156,6 +177,9 @@ var (
 )
 
 func parseInspectGrade(raw string, _ evalkit.Scale) (evalkit.Verdict, error) {
+	if err := tooLong("inspect-grade/1", raw); err != nil {
+		return evalkit.Verdict{}, err
+	}
 	m := inspectLast.FindStringSubmatch(raw)
 	if m == nil {
 		return evalkit.Verdict{}, unreadable("inspect-grade/1", "the last line holds no \"GRADE: C\", \"GRADE: P\" or \"GRADE: I\"; the answer ends %s", tail(raw))

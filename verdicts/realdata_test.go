@@ -190,7 +190,7 @@ func mtBenchPair(t *testing.T, path string) []judged {
 
 // arenaHard reads Arena-Hard pairwise lines: two games each, "score" the
 // label get_score found (null: none).
-func arenaHard(t *testing.T, path string) []judged {
+func arenaHard(t testing.TB, path string) []judged {
 	var out []judged
 	for i, l := range readJSONL[struct {
 		Games []*struct {
