@@ -105,6 +105,12 @@ func TestArenaHardBothWaysEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, f.Entries, 2)
 	assert.NotEqual(t, f.Entries[0].Key, f.Entries[1].Key)
+	games := map[int]string{}
+	for _, e := range f.Entries {
+		games[e.Request.Game] = e.Request.Content + " vs " + e.Request.ContentB
+		assert.Equal(t, "arena-hard/1", e.Request.Format)
+	}
+	assert.Equal(t, map[int]string{1: "the model's answer vs the baseline's answer", 2: "the baseline's answer vs the model's answer"}, games)
 
 	// Replayed with no server: the same verdict, through the fluent check.
 	never := openaijudge.New(openaijudge.WithBaseURL("http://127.0.0.1:1/v1"), openaijudge.WithAPIKey("sk-test"), openaijudge.WithModel("claude-3.5-sonnet-v2"))
