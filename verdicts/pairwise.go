@@ -34,9 +34,9 @@ type PairJudge struct {
 // BothWays returns a judge that judges a pairwise request (ContentB set,
 // Game 0) twice, as MT-Bench and Arena-Hard do to cancel position bias:
 // game 1 as asked (Game 1), game 2 with Content and ContentB swapped (Game
-// 2), one after the other. Each game's verdict must state a Preference (give the
-// request a pairwise Format: ArenaHard, MTBenchPair, PrometheusRelative,
-// VicunaPair). Game 2's preference, swapped back, is compared with game
+// 2), one after the other. Each game's verdict must state a Preference
+// (give the request a pairwise Format: ArenaHard, MTBenchPair,
+// PrometheusRelative, VicunaPair). Game 2's preference, swapped back, is compared with game
 // 1's: when both name the same winner, or both a tie, the pair is
 // consistent and its preference is that winner at the weaker of the two
 // strengths (A>>B and A>B give A>B); otherwise rule decides (Tie or
@@ -51,12 +51,25 @@ func BothWays(j evalkit.Judge, rule Inconsistent) *PairJudge {
 	return &PairJudge{judge: j, rule: rule}
 }
 
-// Identity is the judge's, when it has one: the pair is two of its calls.
+// Identity is the judge's, when it has one, with the setting "both_ways"
+// ("tie" or "refuse"): a pair's combined verdict never shares a recording
+// key with the judge's own answer to the same request.
 func (p *PairJudge) Identity() evalkit.Identity {
-	if id, ok := p.judge.(evalkit.Identifier); ok {
-		return id.Identity()
+	id, ok := p.judge.(evalkit.Identifier)
+	if !ok {
+		return evalkit.Identity{}
 	}
-	return evalkit.Identity{}
+	out := id.Identity()
+	if out.Provider == "" {
+		return out
+	}
+	settings := make(map[string]any, len(out.Settings)+1)
+	for k, v := range out.Settings {
+		settings[k] = v
+	}
+	settings["both_ways"] = map[Inconsistent]string{Tie: "tie", Refuse: "refuse"}[p.rule]
+	out.Settings = settings
+	return out
 }
 
 // Judge implements evalkit.Judge.

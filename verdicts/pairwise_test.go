@@ -99,6 +99,12 @@ func TestArenaHardBothWaysEndToEnd(t *testing.T) {
 		assert.Equal(t, tt.passed, passed, tt.prefer.String())
 	}
 
+	// The pair judge keys apart from its judge: the same request asked
+	// once is another entry.
+	pid := verdicts.BothWays(rec, verdicts.Refuse).Identity()
+	assert.Equal(t, "refuse", pid.Settings["both_ways"])
+	assert.NotContains(t, rec.Identity().Settings, "both_ways")
+
 	// Recorded: two entries under two keys.
 	require.NoError(t, rec.Save())
 	f, err := golden.Load(path)
