@@ -276,6 +276,15 @@ func TestRealJudgments(t *testing.T) {
 	}
 	add(tallyFormat(t, verdicts.VicunaPair, ten, pairValue, reviews), "gpt-4-0328 reviewer (en), 3 review tables")
 
+	var grades []judged
+	for i, l := range readJSONL[struct {
+		Value       string `json:"value"`
+		Explanation string `json:"explanation"`
+	}](t, "testdata/inspect/model_graded_fact.jsonl") {
+		grades = append(grades, judged{where: fmt.Sprintf("inspect %d", i+1), text: l.Explanation, official: l.Value})
+	}
+	add(tallyFormat(t, verdicts.InspectGrade, ten, labelValue, grades), "gpt-4o-mini (en), inspect_ai's test logs")
+
 	var js []judged
 	var wild []struct {
 		ParsedResult json.RawMessage `json:"parsed_result"`
@@ -285,7 +294,32 @@ func TestRealJudgments(t *testing.T) {
 	for i, r := range wild {
 		js = append(js, judged{where: fmt.Sprintf("wildbench %d", i), text: string(r.ParsedResult), official: r.Score})
 	}
-	add(tallyFormat(t, verdicts.JSONObject, ten, scoreValue, js), "WildBench gpt-4o (en)")
+	// AlpacaEval's function-call judge ranks two outputs under random
+	// labels ("m", "M"); the official value is the label of the output
+	// its preference (1 or 2) names; a null completion (preference 1.5)
+	// has none.
+	var alpaca []struct {
+		RawCompletion    json.RawMessage   `json:"raw_completion"`
+		ReferencedModels map[string]string `json:"referenced_models"`
+		Preference       float64           `json:"preference"`
+	}
+	readJSON(t, "../testdata/judge_json/alpaca_eval_cot_gpt4_turbo_fn_annotations.json", &alpaca)
+	for i, r := range alpaca {
+		it := judged{where: fmt.Sprintf("alpaca_eval %d", i), text: string(r.RawCompletion)}
+		for label, out := range r.ReferencedModels {
+			if out == fmt.Sprintf("output_%v", r.Preference) {
+				it.official = label
+			}
+		}
+		js = append(js, it)
+	}
+	jsonValue := func(v evalkit.Verdict) string {
+		if v.Scored {
+			return scoreValue(v)
+		}
+		return v.Label
+	}
+	add(tallyFormat(t, verdicts.JSONObject, ten, jsonValue, js), "WildBench gpt-4o (en)", "AlpacaEval gpt-4-turbo function calls (en)")
 
 	require.NotEmpty(t, all)
 	var b strings.Builder
