@@ -32,6 +32,8 @@ func TestPackageGraph(t *testing.T) {
 		// Calibration joins a gold set with a judge's outcomes: statistics.
 		"./calibrate": {mod + "/calibrate", mod + "/stats"},
 		"./judgefake": append(slices.Clone(root), mod+"/judgefake"),
+		// Verdict formats: the vocabulary they implement, nothing else.
+		"./verdicts": append(slices.Clone(root), mod+"/verdicts"),
 		// The real judges are thin net/http clients: no SDK, no module.
 		"./openaijudge":    append(slices.Clone(root), mod+"/openaijudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
 		"./anthropicjudge": append(slices.Clone(root), mod+"/anthropicjudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),

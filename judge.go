@@ -79,6 +79,32 @@ type JudgeRequest struct {
 	// computes the metric from the items. Such a request needs a
 	// VerdictSchema.
 	Metric string `json:"metric,omitempty"`
+	// ContentB, when set, makes the request pairwise: Content is Assistant
+	// A's answer and ContentB Assistant B's, and the judge says which it
+	// prefers (Verdict.Preference), in a Format that can say so.
+	ContentB string `json:"content_b,omitempty"`
+	// Game is 1 or 2 for the two games of a pairwise judgment asked both
+	// ways (package verdicts, BothWays): game 2 shows the answers swapped.
+	// It keeps the two games' recordings apart even when the answers are
+	// equal; 0 otherwise.
+	Game int `json:"game,omitempty"`
+	// Format, when set, is the verdict format the judge's prompt asks for
+	// (MT-Bench's "[[8]]", Arena-Hard's "[[A>>B]]": package verdicts), and
+	// ParseVerdictFor reads the answer by that format's rule. It keys a
+	// recording by its name.
+	Format Format `json:"format,omitempty"`
+}
+
+// Format is a verdict format a judge prompt asks for, and the rule that
+// reads it. Package verdicts holds the formats of published benchmarks.
+type Format interface {
+	// Name names the format and its version: "arena-hard/1".
+	Name() string
+	// Instructions tell the judge how to write its verdict, for a prompt.
+	Instructions() string
+	// Parse reads the verdict raw states on scale. An answer it cannot
+	// read by the format's rule is an error wrapping ErrUnreadableVerdict.
+	Parse(raw string, scale Scale) (Verdict, error)
 }
 
 // Validate returns an error for a request no judge can answer: no criteria,
@@ -101,6 +127,9 @@ func (r JudgeRequest) Validate() error {
 			return fmt.Errorf("evalkit: judge request lists the label %q twice", l)
 		}
 		seen[l] = true
+	}
+	if r.Game < 0 || r.Game > 2 || (r.Game != 0 && r.ContentB == "") {
+		return fmt.Errorf("evalkit: judge request has game %d: a game is 1 or 2, of a pairwise request (ContentB set)", r.Game)
 	}
 	if r.Metric != "" && len(r.VerdictSchema) == 0 {
 		return fmt.Errorf("evalkit: judge request for the metric step %q has no verdict schema", r.Metric)
@@ -216,6 +245,45 @@ type Verdict struct {
 	Usage Usage `json:"usage"`
 	// Votes are a panel's members' votes (see Panel); nil otherwise.
 	Votes []Vote `json:"votes,omitempty"`
+	// Preference is a pairwise verdict's meaning: which answer the judge
+	// prefers, and how strongly; nil for a verdict that states none.
+	Preference *Preference `json:"preference,omitempty"`
+	// Games are the two games of a pairwise verdict asked both ways
+	// (package verdicts, BothWays): game 1 as asked, game 2 with the
+	// answers swapped, each with its Preference as that judge wrote it.
+	Games []Verdict `json:"games,omitempty"`
+}
+
+// Preference is which of two answers a pairwise judge prefers: Winner "A"
+// or "B" with Strength 1 (better, "A>B") or 2 (much better, "A>>B"), or a
+// tie: Winner "" and Strength 0 ("A=B"). After Arena-Hard's five levels.
+type Preference struct {
+	Winner   string `json:"winner,omitempty"`
+	Strength int    `json:"strength"`
+}
+
+// String writes p as Arena-Hard does: "A>>B", "A>B", "A=B", "B>A", "B>>A".
+func (p Preference) String() string {
+	switch {
+	case p.Winner == "" && p.Strength == 0:
+		return "A=B"
+	case (p.Winner == "A" || p.Winner == "B") && (p.Strength == 1 || p.Strength == 2):
+		loser := map[string]string{"A": "B", "B": "A"}[p.Winner]
+		return p.Winner + strings.Repeat(">", p.Strength) + loser
+	}
+	return fmt.Sprintf("Preference{%q, %d}", p.Winner, p.Strength)
+}
+
+// Swapped returns p with A and B exchanged: game 2's preference in game
+// 1's order.
+func (p Preference) Swapped() Preference {
+	switch p.Winner {
+	case "A":
+		p.Winner = "B"
+	case "B":
+		p.Winner = "A"
+	}
+	return p
 }
 
 // CriterionScore is one criterion's score in a multi-dimension verdict.

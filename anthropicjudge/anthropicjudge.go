@@ -279,7 +279,7 @@ func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 	if req.Model != "" {
 		model = req.Model
 	}
-	body, err := json.Marshal(j.request(model, msgs, schema))
+	body, err := json.Marshal(j.request(model, msgs, schema, req.Format))
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: encoding the request: %w", err)
 	}

@@ -96,6 +96,12 @@ type LLMJudge struct {
 	Passing Passing
 	// Scope: Turn (the default) or Session.
 	Scope Scope
+	// Against, when set, makes the judgment pairwise: the output is
+	// Assistant A's answer and Against is B's (JudgeRequest.ContentB).
+	Against string
+	// Format is the verdict format the judge is asked for (package
+	// verdicts); the answer is read by its rule.
+	Format evalkit.Format
 }
 
 // LLMJudgeToolCalls asks a judge whether the tool calls meet Criteria: the
@@ -122,8 +128,10 @@ type LLMJudgeToolCalls struct {
 	VerdictSchema any
 	Passing       Passing
 	// Tools, when set, are the tool names whose calls are judged.
-	Tools []string
-	Scope Scope
+	Tools   []string
+	Scope   Scope
+	Against string
+	Format  evalkit.Format
 }
 
 // judging is what LLMJudge and LLMJudgeToolCalls share.
@@ -140,7 +148,7 @@ func (c LLMJudge) judging() judging {
 	return judging{
 		check: "llm_judge", judge: c.Judge, verdictSchema: c.VerdictSchema, passing: c.Passing,
 		req: evalkit.JudgeRequest{Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, Context: c.Context,
-			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt},
+			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt, ContentB: c.Against, Format: c.Format},
 	}
 }
 
@@ -148,7 +156,7 @@ func (c LLMJudgeToolCalls) judging() judging {
 	return judging{
 		check: "llm_judge_tool_calls", judge: c.Judge, verdictSchema: c.VerdictSchema, passing: c.Passing,
 		req: evalkit.JudgeRequest{Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, Context: c.Context,
-			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt},
+			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt, ContentB: c.Against, Format: c.Format},
 	}
 }
 
@@ -350,6 +358,13 @@ func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ver
 	if err := req.Validate(); err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("%s: %w", j.check, err)
 	}
+	if j.verdictSchema != nil {
+		// A panel checks each member's verdict as a single judge's is
+		// checked below: a member that breaks the schema is missing data.
+		ctx = evalkit.WithVoteCheck(ctx, func(v evalkit.Verdict) (evalkit.Verdict, error) {
+			return v, j.checkSchema(v)
+		})
+	}
 	v, err := callJudge(ctx, j.judge, req)
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("%s: the judge failed: %w", j.check, err)
@@ -360,27 +375,35 @@ func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ver
 	if err := contradiction(j.check, v); err != nil {
 		return evalkit.Verdict{}, err
 	}
-	if j.verdictSchema != nil {
-		sch, err := compileNamed(j.check, "verdict_schema", j.verdictSchema)
-		if err != nil {
+	if j.verdictSchema != nil && len(v.Votes) == 0 {
+		if err := j.checkSchema(v); err != nil {
 			return evalkit.Verdict{}, err
-		}
-		if v.Fields == nil {
-			return evalkit.Verdict{}, badVerdict(j.check, "the judge did not answer with a JSON object, and the verdict schema asks for one")
-		}
-		leaves, err := validateFields(sch, v.Fields)
-		if err != nil {
-			return evalkit.Verdict{}, fmt.Errorf("%s: validating the verdict: %w", j.check, err)
-		}
-		if leaves != nil {
-			var why []string
-			for _, d := range leaves {
-				why = append(why, d.Label+": "+d.Text)
-			}
-			return evalkit.Verdict{}, badVerdict(j.check, "the verdict breaks the verdict schema: %s", strings.Join(why, "; "))
 		}
 	}
 	return v, nil
+}
+
+// checkSchema checks a verdict against the check's verdict schema.
+func (j judging) checkSchema(v evalkit.Verdict) error {
+	sch, err := compileNamed(j.check, "verdict_schema", j.verdictSchema)
+	if err != nil {
+		return err
+	}
+	if v.Fields == nil {
+		return badVerdict(j.check, "the judge did not answer with a JSON object, and the verdict schema asks for one")
+	}
+	leaves, err := validateFields(sch, v.Fields)
+	if err != nil {
+		return fmt.Errorf("%s: validating the verdict: %w", j.check, err)
+	}
+	if leaves != nil {
+		var why []string
+		for _, d := range leaves {
+			why = append(why, d.Label+": "+d.Text)
+		}
+		return badVerdict(j.check, "the verdict breaks the verdict schema: %s", strings.Join(why, "; "))
+	}
+	return nil
 }
 
 // schemaJSON is a schema's JSON text for the request: compact, and with
@@ -421,6 +444,8 @@ func (j judging) result(v evalkit.Verdict) (Result, error) {
 			v.Passed = ptrTo(true)
 		case "fail":
 			v.Passed = ptrTo(false)
+		case "":
+			return Result{}, badVerdict(j.check, "the verdict has no pass/fail: asked for the label pass or fail, the judge gave no label and no \"passed\" field%s", gaveInstead(v))
 		default:
 			return Result{}, badVerdict(j.check, "asked to label the content pass or fail, the judge gave %s", labelOrNothing(v.Label))
 		}

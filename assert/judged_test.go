@@ -103,7 +103,7 @@ func TestJudgedOutcomes(t *testing.T) {
 		{name: "the judge's own fail", check: assert.LLMJudge{Judge: judgefake.Fail("the reply never states the amount"), Criteria: "x"}, want: FAIL,
 			summary: "judge's pass/fail: fail, want pass", details: []assert.Detail{{Label: "reasoning", Text: "the reply never states the amount"}}},
 		{name: "no threshold and no pass/fail: never a silent 1.0", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 1, Scored: true}), Criteria: "x"}, want: ERROR,
-			summary: `llm_judge: the judge's verdict cannot be graded: asked to label the content pass or fail, the judge gave no label`},
+			summary: `llm_judge: the judge's verdict cannot be graded: the verdict has no pass/fail: asked for the label pass or fail, the judge gave no label and no "passed" field: it gives only a score, 1.00`},
 		{name: "the judge's pass as a label", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 1, Scored: true, Label: "pass"}), Criteria: "x"}, want: PASS, summary: "judge's pass/fail: pass"},
 		{name: "the judge's fail as a label", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 0.9, Scored: true, Label: "fail"}), Criteria: "x"}, want: FAIL, summary: "judge's pass/fail: fail, want pass"},
 		{name: "an off-menu pass/fail label", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 0.9, Scored: true, Label: "maybe"}), Criteria: "x"}, want: ERROR,

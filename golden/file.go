@@ -77,6 +77,12 @@ type Summary struct {
 	Input string `json:"input,omitempty"`
 	// Content is the text judged, up to 400 bytes.
 	Content string `json:"content"`
+	// ContentB is a pairwise request's second answer, up to 400 bytes;
+	// Game is 1 or 2 for a pair judged both ways (game 2 swapped).
+	ContentB string `json:"content_b,omitempty"`
+	Game     int    `json:"game,omitempty"`
+	// Format names the verdict format asked for ("arena-hard/1").
+	Format string `json:"format,omitempty"`
 	// Rubric, Reference and SystemPrompt are the request's, up to 200
 	// bytes each.
 	Rubric    string `json:"rubric,omitempty"`

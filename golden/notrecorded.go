@@ -223,6 +223,16 @@ func fieldDifference(field string, req evalkit.JudgeRequest, sum Summary, clean 
 		return text(string(req.Kind), string(sum.Kind))
 	case "verdict_schema":
 		return text(string(req.VerdictSchema), sum.VerdictSchema)
+	case "content_b":
+		return text(req.ContentB, sum.ContentB)
+	case "format":
+		name := ""
+		if req.Format != nil {
+			name = req.Format.Name()
+		}
+		return text(name, sum.Format)
+	case "game":
+		d.Now, d.Recorded = fmt.Sprint(req.Game), fmt.Sprint(sum.Game)
 	case "scale":
 		d.Now, d.Recorded = scaleText(req.Scale.OrDefault()), scaleText(sum.Scale)
 	case "labels":

@@ -322,6 +322,11 @@ func (r *Recorder) entry(req evalkit.JudgeRequest, k requestKey, v evalkit.Verdi
 		Model:         clean(req.Model),
 		SystemPrompt:  excerpt(req.SystemPrompt, maxExcerpt),
 		VerdictSchema: excerpt(compact(req.VerdictSchema), maxExcerpt),
+		ContentB:      excerpt(req.ContentB, maxContent),
+		Game:          req.Game,
+	}
+	if req.Format != nil {
+		sum.Format = clean(req.Format.Name())
 	}
 	for _, c := range req.Context {
 		sum.Context = append(sum.Context, excerpt(c, maxExcerpt))

@@ -328,6 +328,9 @@ func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 		model = req.Model
 	}
 	level := formatLevel(j.format.Load())
+	if req.Format != nil {
+		level = formatNone // a declared verdict format is text, not JSON
+	}
 	sent := 0 // attempts of the levels the server refused
 	for {
 		body, err := json.Marshal(j.request(model, msgs, schema, level))

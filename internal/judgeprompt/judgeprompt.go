@@ -90,6 +90,9 @@ func Render(req evalkit.JudgeRequest) (Messages, error) {
 		return renderMetric(req, schema), nil // see metrics.go
 	}
 	system := defaultSystem
+	if req.Format != nil {
+		system = strings.TrimSuffix(defaultSystem, "\n\nReply with one JSON object and nothing else.")
+	}
 	if req.SystemPrompt != "" {
 		system = req.SystemPrompt
 	}
@@ -133,7 +136,13 @@ func renderUser(req evalkit.JudgeRequest, schema json.RawMessage) string {
 	if req.Input != "" {
 		writeBlock(&b, "USER REQUEST", tag, req.Input)
 	}
-	writeBlock(&b, contentLabel(req.Kind), tag, req.Content)
+	if req.ContentB != "" {
+		// A pairwise request: the two answers, A then B.
+		writeBlock(&b, contentLabel(req.Kind)+" A", tag, req.Content)
+		writeBlock(&b, contentLabel(req.Kind)+" B", tag, req.ContentB)
+	} else {
+		writeBlock(&b, contentLabel(req.Kind), tag, req.Content)
+	}
 	if req.Reference != "" {
 		writeBlock(&b, "REFERENCE ANSWER", tag, req.Reference)
 	}
@@ -142,7 +151,14 @@ func renderUser(req evalkit.JudgeRequest, schema json.RawMessage) string {
 	}
 
 	b.WriteString("\n# Your answer\n")
-	if len(req.VerdictSchema) > 0 {
+	if req.Format != nil {
+		// A declared verdict format: its own instructions, not JSON.
+		if req.ContentB != "" {
+			b.WriteString("Compare the two answers, A and B, against the criteria. ")
+		}
+		b.WriteString(strings.TrimSpace(req.Format.Instructions()))
+		b.WriteString("\n")
+	} else if len(req.VerdictSchema) > 0 {
 		b.WriteString("Reply with only one JSON object that satisfies this JSON Schema:\n")
 		b.Write(schema)
 		b.WriteString("\n")
@@ -197,6 +213,9 @@ func writeBlock(b *strings.Builder, name, tag, text string) {
 // holds the tag anyway, a counter goes into the hash until none does.
 func blockTag(req evalkit.JudgeRequest) string {
 	data := append([]string{req.Input, req.Content, req.Reference}, req.Context...)
+	if req.ContentB != "" {
+		data = append(data, req.ContentB)
+	}
 	for n := 0; ; n++ {
 		h := sha256.New()
 		for _, s := range append([]string{strconv.Itoa(n), req.Criteria, req.Rubric, string(req.Kind), string(req.VerdictSchema)}, data...) {

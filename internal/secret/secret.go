@@ -246,6 +246,13 @@ func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
 			v.Votes[i].Err = f(v.Votes[i].Err)
 		}
 	}
+	if v.Games != nil {
+		// A pair judged both ways: each game is a judge's whole answer.
+		v.Games = append([]evalkit.Verdict(nil), v.Games...)
+		for i := range v.Games {
+			RedactVerdict(&v.Games[i], f)
+		}
+	}
 }
 
 // Value returns a copy of a decoded JSON value with every string and
