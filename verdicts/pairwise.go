@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/stats"
 )
 
 // Inconsistent says what a pair judged both ways gives when its two games
@@ -178,10 +179,7 @@ func PositionConsistency(vs []evalkit.Verdict) (Consistency, error) {
 	}
 	c.Rate = float64(c.Consistent) / float64(c.Pairs)
 	var err error
-	if c.Lower, err = evalkit.WilsonLower(c.Consistent, c.Pairs, 0.95); err != nil {
-		return Consistency{}, err
-	}
-	if c.Upper, err = evalkit.WilsonUpper(c.Consistent, c.Pairs, 0.95); err != nil {
+	if c.Lower, c.Upper, err = stats.Wilson(c.Consistent, c.Pairs, 0.95); err != nil {
 		return Consistency{}, err
 	}
 	return c, nil
