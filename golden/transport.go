@@ -94,6 +94,7 @@ type httpStore struct {
 	exists   bool
 	sum      string
 	partial  bool
+	notes    []string // see Transport.Notes
 
 	cacheMu sync.Mutex
 	shapes  map[string]string // long text → its credential shapes redacted
@@ -187,6 +188,15 @@ func openHTTPStore(cfg *store) (*httpStore, error) {
 		entries: map[string]Interaction{}, fresh: map[string]bool{}, used: map[string]bool{}, inflight: map[string]*httpCall{},
 	}
 	data, err := readFile(cfg.path)
+	if hasJournal(cfg.path) { // a run ended before saving: what it paid for is merged first
+		recovered, notes, rerr := recoverJournal(httpKind, cfg.path)
+		if rerr != nil {
+			return nil, rerr
+		}
+		if recovered != nil {
+			data, err, st.notes = recovered, nil, notes
+		}
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -387,6 +397,7 @@ func (t *Transport) finish(key string, n int, c *httpCall, in Interaction, err e
 		t.mu.Unlock()
 	}
 	st.mu.Lock()
+	changed := false
 	if err == nil {
 		in.RecordedAt = st.now().UTC().Truncate(time.Second)
 		old, ok := st.entries[id]
@@ -394,12 +405,15 @@ func (t *Transport) finish(key string, n int, c *httpCall, in Interaction, err e
 			in.RecordedAt = old.RecordedAt // asked again alike: the file keeps its bytes
 		} else {
 			st.entries[id] = in
-			st.dirty = true
+			st.dirty, changed = true, true
 		}
 		st.fresh[id], st.used[id] = true, true
 	}
 	delete(st.inflight, id)
 	st.mu.Unlock()
+	if changed {
+		st.journal(in) // durable now, whatever ends the run before Save
+	}
 	c.in, c.err = in, err
 	close(c.done)
 	return in
@@ -467,6 +481,28 @@ func (st *httpStore) redactShapes(s string) string {
 	return r
 }
 
+// journal appends a recorded interaction to the recording's journal (see
+// JournalSuffix). A journal that cannot be written is a note: Save writes
+// the interaction still.
+func (st *httpStore) journal(in Interaction) {
+	if err := appendJournal(st.path, in); err != nil {
+		st.mu.Lock()
+		st.notes = append(st.notes, fmt.Sprintf("%s: the response to %s %s was not journaled, and is lost should the run end before Save: %v", st.path, in.Request.Method, in.Request.Path, err))
+		st.mu.Unlock()
+	}
+}
+
+// Notes returns what the reading and saving of the Transport's recording
+// had to say, as Recorder.Notes does; the Transports sharing a recording
+// share its notes, each returned once.
+func (t *Transport) Notes() []string {
+	t.st.mu.Lock()
+	defer t.st.mu.Unlock()
+	out := t.st.notes
+	t.st.notes = nil
+	return out
+}
+
 // MarkPartial says the run using this recording did not run everything
 // that uses it (a filtered, failed or skipped test): the usage log Save
 // writes says so, and prune leaves the recording alone.
@@ -532,21 +568,9 @@ func (st *httpStore) write() error {
 }
 
 func (st *httpStore) writeLocked() error {
-	list, err := toWrite(st.mode, st.path, st.entries, st.fresh, func(path string, data []byte) ([]Interaction, error) {
-		f, err := DecodeHTTP(path, data)
-		if err != nil {
-			return nil, err
-		}
-		return f.Interactions, nil
-	}, Interaction.ID)
+	notes, err := saveLocked(httpKind, st.mode, st.path, st.entries, st.fresh, &st.exists, &st.sum)
+	st.notes = append(st.notes, notes...)
 	if err != nil {
-		return err
-	}
-	data, err := (&HTTPFile{Version: Version, Interactions: list}).Marshal()
-	if err != nil {
-		return err
-	}
-	if err := writeChanged(st.path, data, &st.exists, &st.sum); err != nil {
 		return err
 	}
 	st.dirty = false
