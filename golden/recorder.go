@@ -271,20 +271,25 @@ func (r *Recorder) record(ctx context.Context, req evalkit.JudgeRequest, k reque
 		return evalkit.Verdict{}, err
 	}
 	st.mu.Lock()
-	if old, ok := st.entries[k.key]; ok && sameVerdict(old.Verdict, e.Verdict) {
+	old, ok := st.entries[k.key]
+	if ok && sameVerdict(old.Verdict, e.Verdict) {
 		// Re-judged alike: the entry keeps its date, and the file its bytes.
 		e.RecordedAt = old.RecordedAt
 	}
-	changed := false
-	if old, ok := st.entries[k.key]; !ok || !sameEntry(old, e) {
+	changed := !ok || !sameEntry(old, e)
+	st.mu.Unlock()
+	if changed {
+		// Durable now, whatever ends the run before Save. Journaled before
+		// it is filed: a Save that files it removes the journal after.
+		st.journal(e)
+	}
+	st.mu.Lock()
+	if changed {
 		st.entries[k.key] = e
-		st.dirty, changed = true, true
+		st.dirty = true
 	}
 	st.fresh[k.key], st.used[k.key] = true, true
 	st.mu.Unlock()
-	if changed {
-		st.journal(e) // durable now, whatever ends the run before Save
-	}
 	return e.verdict()
 }
 

@@ -396,24 +396,33 @@ func (t *Transport) finish(key string, n int, c *httpCall, in Interaction, err e
 		}
 		t.mu.Unlock()
 	}
-	st.mu.Lock()
 	changed := false
 	if err == nil {
+		st.mu.Lock()
 		in.RecordedAt = st.now().UTC().Truncate(time.Second)
 		old, ok := st.entries[id]
 		if ok && sameJSON(old.Response, in.Response) && sameJSON(old.Request, in.Request) {
 			in.RecordedAt = old.RecordedAt // asked again alike: the file keeps its bytes
 		} else {
+			changed = true
+		}
+		st.mu.Unlock()
+	}
+	if changed {
+		// Durable now, whatever ends the run before Save. Journaled before
+		// it is filed: a Save that files it removes the journal after.
+		st.journal(in)
+	}
+	st.mu.Lock()
+	if err == nil {
+		if changed {
 			st.entries[id] = in
-			st.dirty, changed = true, true
+			st.dirty = true
 		}
 		st.fresh[id], st.used[id] = true, true
 	}
 	delete(st.inflight, id)
 	st.mu.Unlock()
-	if changed {
-		st.journal(in) // durable now, whatever ends the run before Save
-	}
 	c.in, c.err = in, err
 	close(c.done)
 	return in
