@@ -83,6 +83,9 @@ type HTTPRequest struct {
 	// redacted. A compressed body (Content-Encoding gzip or deflate) is
 	// kept decoded, as JSON or text.
 	BodyBase64 []byte `json:"body_base64,omitempty"`
+	// Multipart is a multipart body (an upload), part by part, without
+	// its boundary (see FormPart).
+	Multipart []FormPart `json:"multipart,omitempty"`
 }
 
 // HTTPResponse is a recorded response. Of its header only Content-Type,

@@ -30,7 +30,10 @@ import (
 // A request is filed under a key: the SHA-256 of the canonical JSON of its
 // method, its URL's path, its query and its body — a JSON body as
 // canonical JSON (object keys sorted, numbers in their shortest form),
-// without credential fields and the fields WithIgnoreFields names. Never
+// without credential fields and the fields WithIgnoreFields names; a
+// multipart body (an audio transcription, a file upload) by its parts —
+// names, file names, part types, content — never by the boundary the
+// client draws at random for each request (see FormPart). Never
 // the scheme and host (a recording made against a local fake replays for
 // the real API), never a header (Authorization, api-key and x-api-key
 // included), never a credential query parameter ("key", "api-key",
@@ -276,7 +279,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("golden: the body of %s %s: %w", req.Method, req.URL.Path, err)
 	}
-	kr, err := keyHTTPRequest(req.Method, req.URL, plainBody, t.clean, t.ignore)
+	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plainBody, t.clean, t.ignore)
 	if err != nil {
 		return nil, err
 	}
