@@ -141,5 +141,6 @@ func runSetCheck(ctx context.Context, c assert.SetCheck, trs []*evalkit.Transcri
 			res, err = assert.Result{}, fmt.Errorf("the check panicked: %v", r)
 		}
 	}()
-	return c.CheckSet(ctx, trs)
+	res, err = c.CheckSet(ctx, trs)
+	return res, whyStopped(ctx, err)
 }

@@ -2,6 +2,7 @@ package evaltest
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -82,6 +83,24 @@ func stopFor(tb testing.TB) (stop *deadline.Stop) {
 		return nil
 	}
 	return deadline.For(at, testTimeout())
+}
+
+// whyStopped is a check's error, saying why when the test's deadline (see
+// Context) ended it and the error does not say so yet: an external
+// evaluator's "context deadline exceeded", say.
+func whyStopped(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	stop := deadline.Of(ctx)
+	if stop == nil {
+		return err
+	}
+	var named *deadline.Error
+	if errors.As(err, &named) || strings.Contains(err.Error(), stop.Error()) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", err, stop)
 }
 
 // judgeWhat names a judge call in a deadline message: `judge openai

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,7 @@ import (
 //     server, then one the server never answers;
 //   - stall-http: N chat completions through HTTPClient, then one the
 //     server never answers;
+//   - stall-external: a rest_eval evaluator that never answers;
 //   - kill, panic: verdicts and exchanges, one at a time, printing
 //     "obtained i" after each, until the parent kills the child, or until
 //     N are obtained and a goroutine panics.
@@ -70,6 +72,18 @@ func TestDurabilityChild(t *testing.T) {
 			}
 			fmt.Printf("obtained %d\n", i)
 		}
+	case "stall-external":
+		end := make(chan struct{})
+		stalled := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select { // an evaluator that never answers
+			case <-r.Context().Done():
+			case <-end:
+			}
+		}))
+		defer stalled.Close()
+		defer close(end)
+		et := evaltest.New(t)
+		et.Expect(answer(0)).Eval("rest_eval", map[string]any{"url": stalled.URL + "/evaluate", "timeout": "10m"})
 	case "kill", "panic":
 		et := evaltest.New(t, evaltest.WithJudge(&liveJudge{fake: judgefake.Pass()}))
 		client := evaltest.HTTPClient(t)
@@ -139,6 +153,13 @@ func exitCode(err error) int {
 	return -2
 }
 
+// tail is the child's output up to its first goroutine dump (a panic's),
+// for a failure message.
+func tail(out []byte) string {
+	text, _, _ := strings.Cut(string(out), "\ngoroutine ")
+	return text
+}
+
 // A judge that stalls under go test -timeout ends the test with evalkit's
 // own message, naming the judge, the criteria, the URL and how long it
 // waited, a margin before Go's timeout panic; the verdicts obtained before
@@ -151,7 +172,7 @@ func TestDeadlineStalledJudge(t *testing.T) {
 	start := time.Now()
 	out, err := child(t, dir, "stall-judge", 4*time.Second).CombinedOutput()
 	took := time.Since(start)
-	text := string(out)
+	text := tail(out)
 	t.Logf("the child ran %v, exit %d", took.Round(time.Millisecond), exitCode(err))
 	assert.Equal(t, 1, exitCode(err), "a failed test, not go test's timeout panic (2):\n%s", text)
 	assert.NotContains(t, text, "panic: test timed out")
@@ -181,13 +202,26 @@ func TestDeadlineStalledHTTP(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out, err := child(t, dir, "stall-http", 4*time.Second).CombinedOutput()
-	text := string(out)
+	text := tail(out)
 	assert.Equal(t, 1, exitCode(err), "a failed test, not go test's timeout panic (2):\n%s", text)
 	assert.NotContains(t, text, "panic: test timed out")
 	assert.Regexp(t, `HTTPClient\(t\): error: POST http://127\.0\.0\.1:\d+/v1/chat/completions: no answer in [0-9.]+s: evalkit stopped waiting 1s before go test's -timeout 4s ends the test binary`, text)
 	f, err := golden.LoadHTTP(filepath.Join(dir, "testdata/evalkit/TestDurabilityChild.http.json"))
 	require.NoError(t, err, "the recording was saved:\n%s", text)
 	assert.Len(t, f.Interactions, childN, "every exchange obtained before the stall")
+}
+
+// An external evaluator that stalls under go test -timeout ends with
+// evalkit's message saying why it stopped.
+func TestDeadlineStalledExternalEvaluator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child go test of 4s")
+	}
+	out, err := child(t, t.TempDir(), "stall-external", 4*time.Second).CombinedOutput()
+	text := tail(out)
+	assert.Equal(t, 1, exitCode(err), "a failed test, not go test's timeout panic (2):\n%s", text)
+	assert.NotContains(t, text, "panic: test timed out")
+	assert.Regexp(t, `Eval\("rest_eval", .*\): error: rest_eval: .*context deadline exceeded.*: evalkit stopped waiting 1s before go test's -timeout 4s ends the test binary`, text)
 }
 
 // A recording run killed with SIGKILL keeps every verdict and exchange it
@@ -227,7 +261,7 @@ func TestDurabilityPanic(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out, err := child(t, dir, "panic", time.Minute).CombinedOutput()
-	require.Equal(t, 2, exitCode(err), "the panic ends the child:\n%s", out)
+	require.Equal(t, 2, exitCode(err), "the panic ends the child:\n%s", tail(out))
 	require.Contains(t, string(out), "the agent's goroutine panicked")
 	checkRecovered(t, dir, childN)
 }
@@ -241,7 +275,7 @@ func checkRecovered(t *testing.T, dir string, n int) {
 	httpPath := filepath.Join(dir, "testdata/evalkit/TestDurabilityChild.http.json")
 	for _, p := range []string{judgePath, httpPath} {
 		_, err := os.Stat(p + ".journal")
-		require.NoError(t, err, "the dead run left a journal beside %s", filepath.Base(p))
+		assert.NoError(t, err, "the dead run left a journal beside %s", filepath.Base(p))
 	}
 	t.Chdir(dir)
 	t.Setenv("EVALKIT_MODE", "replay")

@@ -159,6 +159,7 @@ func runCheck(ctx context.Context, c assert.Check, tr *evalkit.Transcript) (res 
 		}
 	}()
 	res, err = c.Check(ctx, tr)
+	err = whyStopped(ctx, err)
 	if err == nil && !(res.Score >= 0 && res.Score <= 1) {
 		// A check's score is in [0,1] (assert.Result): one outside it is
 		// the check's bug, never a pass, and no report can read it.
