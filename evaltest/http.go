@@ -45,6 +45,12 @@ import (
 //	    differs: body.messages[0].content: now "You are a terse airline agent.", recorded "# Airline Agent Policy…"
 //	    hint: EVALKIT_MODE=record go test ./agent -run '^TestAgent$'   # record the missing model calls against the live API
 //
+// Each request, and the reading of its response, stops at the test's
+// deadline (see Context) with an error naming the request, which the test
+// also reports when it ends. Each exchange obtained in record or refresh
+// mode is journaled at once (see golden.JournalSuffix), so a run that ends
+// before the test does loses none.
+//
 // The recording is read at the first call and written when the test ends.
 // A bad mode or a recording that does not read fails the test at once
 // (tb.Fatalf), so call HTTPClient from the test's goroutine.
