@@ -200,11 +200,10 @@ func readJournal[E any](k recKind[E], path string) (entries []E, notes []string,
 // path, holding its lock: its entries added to the file's, a journal entry
 // replacing the file's under its id (it is the newer), the file written
 // atomically when that changes it, the journal then removed. It returns
-// the recording's bytes after, and notes saying what was recovered and
-// skipped; nil data when there was no journal after all (another process
-// merged it first). A recording or journal that does not read is an
-// error, and neither is changed.
-func recoverJournal[E any](k recKind[E], path string) (data []byte, notes []string, err error) {
+// notes saying what was recovered and skipped; none when there was no
+// journal after all (another process merged it first). A recording or
+// journal that does not read is an error, and neither is changed.
+func recoverJournal[E any](k recKind[E], path string) (notes []string, err error) {
 	err = withFileLock(path, func() error {
 		real, err := resolveLink(path)
 		if err != nil {
@@ -225,8 +224,8 @@ func recoverJournal[E any](k recKind[E], path string) (data []byte, notes []stri
 				return fmt.Errorf("%w (its journal %s not merged)", err, real+JournalSuffix)
 			}
 		}
-		merged := mergeEntries(k, list, journal)
-		if data, err = k.marshal(merged); err != nil {
+		data, err := k.marshal(mergeEntries(k, list, journal))
+		if err != nil {
 			return err
 		}
 		if !bytes.Equal(data, old) {
@@ -241,7 +240,7 @@ func recoverJournal[E any](k recKind[E], path string) (data []byte, notes []stri
 			path, len(journal), plural(len(journal), "entry", "entries")))
 		return nil
 	})
-	return data, notes, err
+	return notes, err
 }
 
 // mergeEntries is list with add merged in: an entry of add replaces the

@@ -108,16 +108,16 @@ func New(path string, live evalkit.Judge, opts ...Option) (*Recorder, error) {
 	if st.mode == ModeLive {
 		return r, nil
 	}
-	data, err := readFile(path)
-	if hasJournal(path) { // a run ended before saving: what it paid for is merged first
-		recovered, notes, rerr := recoverJournal(judgeKind, path)
-		if rerr != nil {
-			return nil, rerr
+	if hasJournal(path) {
+		// A run ended before saving: what it paid for is merged first (or
+		// was, by another process, when this finds no journal after all).
+		notes, err := recoverJournal(judgeKind, path)
+		if err != nil {
+			return nil, err
 		}
-		if recovered != nil {
-			data, err, st.notes = recovered, nil, notes
-		}
+		st.notes = notes
 	}
+	data, err := readFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return r, nil

@@ -190,16 +190,16 @@ func openHTTPStore(cfg *store) (*httpStore, error) {
 		path: cfg.path, mode: cfg.mode, usage: cfg.usage, now: cfg.now,
 		entries: map[string]Interaction{}, fresh: map[string]bool{}, used: map[string]bool{}, inflight: map[string]*httpCall{},
 	}
-	data, err := readFile(cfg.path)
-	if hasJournal(cfg.path) { // a run ended before saving: what it paid for is merged first
-		recovered, notes, rerr := recoverJournal(httpKind, cfg.path)
-		if rerr != nil {
-			return nil, rerr
+	if hasJournal(cfg.path) {
+		// A run ended before saving: what it paid for is merged first (or
+		// was, by another process, when this finds no journal after all).
+		notes, err := recoverJournal(httpKind, cfg.path)
+		if err != nil {
+			return nil, err
 		}
-		if recovered != nil {
-			data, err, st.notes = recovered, nil, notes
-		}
+		st.notes = notes
 	}
+	data, err := readFile(cfg.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
