@@ -4,7 +4,8 @@
 // message naming the call instead of Go's "test timed out" panic, which
 // names none and runs no cleanup (so saves no recording).
 //
-//	ctx, cancel := deadline.WithStop(parent, deadline.For(t.Deadline(), timeout))
+//	at, _ := t.Deadline()
+//	ctx, cancel := deadline.WithStop(parent, deadline.For(at, timeout))
 //	v, err := deadline.Wait(ctx, `judge openai gpt-4.1-mini, criteria "Confirms the refund"`, func(ctx context.Context) (evalkit.Verdict, error) {
 //		return judge.Judge(ctx, req)
 //	})
@@ -24,7 +25,7 @@ import (
 	"time"
 )
 
-// Stop is the cause of a context that Context bounded: evalkit stopped
+// Stop is the cause of a context WithStop bounded: evalkit stopped
 // waiting at At, Margin before the test binary's deadline.
 type Stop struct {
 	// At is when waiting stops: Deadline minus Margin.
