@@ -56,6 +56,7 @@ bench:
 	$(BENCH) -benchtime=0.3s -bench 'ChainVsHandWritten|JSONPathParseOnce|JSONSchemaVsValidateOnly' ./assert ./evaltest || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=2000x -bench 'ReplayVsFixedFake' ./golden || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=1s -bench '^BenchmarkLoad$$' ./golden || exit 1; done >> bench.txt
+	$(BENCH) -benchtime=1x -bench 'RecordDurably/entries=1000/(baseline|journal)' ./golden || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=1x -bench 'JudgeThroughput' ./evaltest || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=0.5s -bench '^BenchmarkScale$$' . || exit 1; done >> bench.txt
 	$(GO) run ./internal/cmd/benchratio bench.txt

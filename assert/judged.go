@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
@@ -673,7 +674,10 @@ func fmtNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // the judge runs in a goroutine of its own, and when the context ends
 // first, callJudge returns an error wrapping ctx.Err() and abandons that
 // goroutine, which ends whenever the judge returns (its verdict is
-// dropped) or never, if the judge never does.
+// dropped) or never, if the judge never does. A judge that honours its
+// context and returns within judgeGrace of its end gives its own error,
+// which says more (evaltest's names the stalled call at the test's
+// deadline).
 func callJudge(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 	if err := ctx.Err(); err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("the context ended before the judge was asked: %w", err)
@@ -694,9 +698,24 @@ func callJudge(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (
 	case a := <-done:
 		return a.v, a.err
 	case <-ctx.Done():
-		return evalkit.Verdict{}, fmt.Errorf("the context ended before the judge answered: %w", ctx.Err())
 	}
+	grace := time.NewTimer(judgeGrace)
+	defer grace.Stop()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			return a.v, a.err
+		}
+	case <-grace.C:
+	}
+	// context.Cause says why: a cancellation, a deadline, evaltest's stop
+	// before go test's -timeout (which is a DeadlineExceeded too).
+	return evalkit.Verdict{}, fmt.Errorf("the context ended before the judge answered: %w", context.Cause(ctx))
 }
+
+// judgeGrace is how long callJudge waits, once the context has ended, for
+// the judge's own error.
+const judgeGrace = 250 * time.Millisecond
 
 // judgeSafely calls the judge, turning a panic into an error.
 func judgeSafely(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (v evalkit.Verdict, err error) {

@@ -377,7 +377,7 @@ func TestJudgedContextEndsFirst(t *testing.T) {
 				require.ErrorIs(t, err, context.DeadlineExceeded)
 				testify.Contains(t, err.Error(), "the context ended before the judge answered")
 				testify.False(t, res.Passed)
-				testify.Equal(t, time.Minute, time.Since(start), "it returns at the deadline")
+				testify.Equal(t, time.Minute+250*time.Millisecond, time.Since(start), "it returns at the deadline, after a grace for the judge's own error")
 				close(release)
 			})
 		})

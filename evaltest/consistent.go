@@ -16,9 +16,14 @@ import (
 // consistent) embed with. Without it, those are evaluation errors naming
 // this option. Embedders are not recorded: give a deterministic one in CI
 // (judgefake.BagOfWords, or a recording transport around your embeddings
-// client).
+// client). Its calls stop at the test's deadline (see Context).
 func WithEmbedder(e evalkit.Embedder) Option {
-	return func(t *T) { t.x.embedder = e }
+	return func(t *T) {
+		t.x.embedder = nil
+		if e != nil {
+			t.x.embedder = waitingEmbedder{e}
+		}
+	}
 }
 
 // SetExpectation is a chain of checks over several transcripts at once —
@@ -116,7 +121,7 @@ func (f setCheckFunc) CheckSet(ctx context.Context, trs []*evalkit.Transcript) (
 
 func (s *SetExpectation) report(label, checkType string, c assert.SetCheck) {
 	s.t.tb.Helper()
-	res, err := runSetCheck(s.t.tb.Context(), c, s.trs)
+	res, err := runSetCheck(s.t.Context(), c, s.trs)
 	if err == nil && !res.Passed && res.Summary == "" {
 		res.Summary = "failed"
 	}
@@ -136,5 +141,6 @@ func runSetCheck(ctx context.Context, c assert.SetCheck, trs []*evalkit.Transcri
 			res, err = assert.Result{}, fmt.Errorf("the check panicked: %v", r)
 		}
 	}()
-	return c.CheckSet(ctx, trs)
+	res, err = c.CheckSet(ctx, trs)
+	return res, whyStopped(ctx, err)
 }

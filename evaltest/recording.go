@@ -10,10 +10,12 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"testing"
 	"unicode"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/deadline"
 	"github.com/evalkit-go/evalkit/internal/judgehttp"
 )
 
@@ -117,6 +119,7 @@ func (t *T) recorder(j evalkit.Judge) (*golden.Recorder, error) {
 	}
 	t.rec.rec = rec
 	tb := t.tb
+	logNotes(tb, rec.Notes()) // a journal recovered, say
 	tb.Cleanup(func() {
 		if tb.Failed() || tb.Skipped() || filtered() {
 			rec.MarkPartial()
@@ -124,8 +127,16 @@ func (t *T) recorder(j evalkit.Judge) (*golden.Recorder, error) {
 		if err := rec.Save(); err != nil {
 			tb.Errorf("evaltest: saving the recorded verdicts: %v", err)
 		}
+		logNotes(tb, rec.Notes())
 	})
 	return rec, nil
+}
+
+// logNotes logs what a recording had to say (golden.Recorder.Notes).
+func logNotes(tb testing.TB, notes []string) {
+	for _, n := range notes {
+		tb.Logf("evaltest: %s", n)
+	}
 }
 
 // topTest is the name of the T's top-level test: its recording's name.
@@ -253,11 +264,22 @@ func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.
 	if err != nil {
 		return evalkit.Verdict{}, err
 	}
+	what := judgeWhat(judge, req) // named should the test's deadline stop the wait (deadline.go)
 	if rec == nil {
-		v, err := s.t.limited(judge).Judge(ctx, req) // see limit.go
+		v, err := deadline.Wait(ctx, what, func(ctx context.Context) (evalkit.Verdict, error) {
+			return s.t.limited(judge).Judge(ctx, req) // see limit.go
+		})
 		return budgeted(meter, v, err)
 	}
-	v, origin, err := rec.JudgeOrigin(ctx, req)
+	type answer struct {
+		v      evalkit.Verdict
+		origin golden.Origin
+	}
+	a, err := deadline.Wait(ctx, what, func(ctx context.Context) (answer, error) {
+		v, origin, err := rec.JudgeOrigin(ctx, req)
+		return answer{v, origin}, err
+	})
+	v, origin := a.v, a.origin
 	s.mu.Lock()
 	s.rec = rec
 	if err == nil {

@@ -406,40 +406,80 @@ func resolveLink(path string) (string, error) {
 }
 
 // toWrite is what Save writes of a recording, judge or HTTP, in mode,
-// under the recording's lock: in ModeRecord every entry, those in the file
-// now (a concurrent run's, read by decode, filed by id) added to entries
-// first; in ModeRefresh the entries the live judge or API answered
-// (fresh). A file that no longer reads as a recording is an error, and is
-// not overwritten.
-func toWrite[E any](mode Mode, path string, entries map[string]E, fresh map[string]bool, decode func(path string, data []byte) ([]E, error), id func(E) string) ([]E, error) {
+// under the recording's lock: in ModeRecord every entry — entries, then
+// those of the journal (journal) and of the file now (a concurrent run's,
+// or a dead one's) under ids entries lacks, which entries then holds too;
+// in ModeRefresh the entries the live judge or API answered (fresh), and
+// the journal's others (another run's, which are newer than the file). A
+// file that no longer reads as a recording is an error, and is not
+// overwritten.
+func toWrite[E any](k recKind[E], mode Mode, path string, entries map[string]E, fresh map[string]bool, journal []E) ([]E, error) {
 	var list []E
 	switch mode {
 	case ModeRecord:
 		onDisk, err := readFile(path)
+		var old []E
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			return nil, err
 		default:
-			old, err := decode(path, onDisk)
-			if err != nil {
+			if old, err = k.decode(path, onDisk); err != nil {
 				return nil, fmt.Errorf("%w (not overwritten)", err)
 			}
-			for _, e := range old {
-				if _, ok := entries[id(e)]; !ok {
-					entries[id(e)] = e
-				}
+		}
+		for _, e := range mergeEntries(k, old, journal) {
+			if _, ok := entries[k.id(e)]; !ok {
+				entries[k.id(e)] = e
 			}
 		}
 		for _, e := range entries {
 			list = append(list, e)
 		}
 	case ModeRefresh:
-		for k := range fresh {
-			list = append(list, entries[k])
+		for id := range fresh {
+			list = append(list, entries[id])
+		}
+		for _, e := range mergeEntries(k, nil, journal) {
+			if !fresh[k.id(e)] {
+				list = append(list, e)
+			}
 		}
 	}
 	return list, nil
+}
+
+// saveLocked writes a recording as Save does, holding its lock: what
+// toWrite says, when it differs from the file (sum, its SHA-256, when
+// exists); then it removes the journal, whose entries the file now holds.
+// A journal that does not read is left alone: the rest is written, and the
+// error returned. notes say what the journal's reading skipped.
+func saveLocked[E any](k recKind[E], mode Mode, path string, entries map[string]E, fresh map[string]bool, exists *bool, sum *string) (notes []string, err error) {
+	real, err := resolveLink(path)
+	if err != nil {
+		return nil, err
+	}
+	journal, notes, hasJournal, jerr := readJournal(k, real)
+	list, err := toWrite(k, mode, path, entries, fresh, journal)
+	if err != nil {
+		return notes, err
+	}
+	data, err := k.marshal(list)
+	if err != nil {
+		return notes, err
+	}
+	if err := writeChanged(path, data, exists, sum); err != nil {
+		return notes, err
+	}
+	if jerr != nil {
+		return notes, jerr
+	}
+	if hasJournal {
+		if err := os.Remove(real + JournalSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return notes, fmt.Errorf("golden: %w", err)
+		}
+	}
+	return notes, nil
 }
 
 // writeChanged writes data to path atomically unless it is the file's

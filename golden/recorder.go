@@ -43,10 +43,11 @@ type store struct {
 	fresh    map[string]bool  // keys the live judge answered through this store
 	used     map[string]bool  // keys answered through this store
 	inflight map[string]*call
-	dirty    bool   // entries changed since the file was read or written
-	exists   bool   // the file existed when read or was written
-	sum      string // SHA-256 of the file's bytes as last read or written
-	partial  bool   // see MarkPartial
+	dirty    bool     // entries changed since the file was read or written
+	exists   bool     // the file existed when read or was written
+	sum      string   // SHA-256 of the file's bytes as last read or written
+	partial  bool     // see MarkPartial
+	notes    []string // see Notes
 }
 
 // call is a live judge call that other callers with the same key wait for.
@@ -116,6 +117,15 @@ func New(path string, live evalkit.Judge, opts ...Option) (*Recorder, error) {
 	}
 	if st.mode == ModeLive {
 		return r, nil
+	}
+	if hasJournal(path) {
+		// A run ended before saving: what it paid for is merged first (or
+		// was, by another process, when this finds no journal after all).
+		notes, err := recoverJournal(judgeKind, path)
+		if err != nil {
+			return nil, err
+		}
+		st.notes = notes
 	}
 	data, err := readFile(path)
 	switch {
@@ -271,17 +281,50 @@ func (r *Recorder) record(ctx context.Context, req evalkit.JudgeRequest, k reque
 		return evalkit.Verdict{}, err
 	}
 	st.mu.Lock()
-	if old, ok := st.entries[k.key]; ok && sameVerdict(old.Verdict, e.Verdict) {
+	old, ok := st.entries[k.key]
+	if ok && sameVerdict(old.Verdict, e.Verdict) {
 		// Re-judged alike: the entry keeps its date, and the file its bytes.
 		e.RecordedAt = old.RecordedAt
 	}
-	if old, ok := st.entries[k.key]; !ok || !sameEntry(old, e) {
+	changed := !ok || !sameEntry(old, e)
+	st.mu.Unlock()
+	if changed {
+		// Durable now, whatever ends the run before Save. Journaled before
+		// it is filed: a Save that files it removes the journal after.
+		st.journal(e)
+	}
+	st.mu.Lock()
+	if changed {
 		st.entries[k.key] = e
 		st.dirty = true
 	}
 	st.fresh[k.key], st.used[k.key] = true, true
 	st.mu.Unlock()
 	return e.verdict()
+}
+
+// journal appends a recorded entry to the recording's journal (see
+// JournalSuffix). A journal that cannot be written is a note: Save writes
+// the entry still.
+func (st *store) journal(e Entry) {
+	if err := appendJournal(st.path, e); err != nil {
+		st.mu.Lock()
+		st.notes = append(st.notes, fmt.Sprintf("%s: the verdict of %s was not journaled, and is lost should the run end before Save: %v", st.path, ShortKey(e.Key), err))
+		st.mu.Unlock()
+	}
+}
+
+// Notes returns what the Recorder's reading and saving of its recording
+// had to say, each note once: entries recovered from a journal a run left
+// behind (see JournalSuffix), journal lines cut off by a kill and skipped,
+// a journal that could not be written. An adapter logs them (evaltest
+// does, with t.Logf); none is an error.
+func (r *Recorder) Notes() []string {
+	r.st.mu.Lock()
+	defer r.st.mu.Unlock()
+	out := r.st.notes
+	r.st.notes = nil
+	return out
 }
 
 // callLive calls the live judge, turning a panic into an error.
@@ -519,21 +562,9 @@ func (st *store) write() error {
 }
 
 func (st *store) writeLocked() error {
-	entries, err := toWrite(st.mode, st.path, st.entries, st.fresh, func(path string, data []byte) ([]Entry, error) {
-		f, err := Decode(path, data)
-		if err != nil {
-			return nil, err
-		}
-		return f.Entries, nil
-	}, func(e Entry) string { return e.Key })
+	notes, err := saveLocked(judgeKind, st.mode, st.path, st.entries, st.fresh, &st.exists, &st.sum)
+	st.notes = append(st.notes, notes...)
 	if err != nil {
-		return err
-	}
-	data, err := (&File{Version: Version, Entries: entries}).Marshal()
-	if err != nil {
-		return err
-	}
-	if err := writeChanged(st.path, data, &st.exists, &st.sum); err != nil {
 		return err
 	}
 	st.dirty = false

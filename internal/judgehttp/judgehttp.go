@@ -49,6 +49,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit/internal/deadline"
 )
 
 // Defaults for a Client's zero fields.
@@ -217,6 +219,7 @@ func (c *Client) try(ctx context.Context, client *http.Client, endpoint string, 
 	if err := ctx.Err(); err != nil {
 		return nil, &attempt{err: err}
 	}
+	deadline.Calling(ctx, http.MethodPost, endpoint) // named should the test's deadline stop the wait
 	timeout := c.attemptTimeout()
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
