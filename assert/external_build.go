@@ -45,11 +45,19 @@ func readExternal(p *params, check string) (external, error) {
 }
 
 // readTimeout reads a timeout: a Go duration string ("30s", "1m") or a
-// number of seconds.
+// number of seconds, or timeout_ms, a number of milliseconds (PromptKit's
+// exec bindings).
 func readTimeout(p *params) (time.Duration, error) {
-	name, v, ok, err := p.lookup("timeout")
+	name, v, ok, err := p.lookup("timeout", "timeout_ms")
 	if err != nil || !ok {
 		return 0, err
+	}
+	if name == "timeout_ms" {
+		f, isNum := toFloat(v)
+		if !isNum || math.IsNaN(f) || f < 1 || f > 24*3600*1000 {
+			return 0, p.err(name, "want a number of milliseconds from 1 to 86400000, got %s", kindOf(v))
+		}
+		return time.Duration(f * float64(time.Millisecond)), nil
 	}
 	if s, isStr := v.(string); isStr {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
@@ -102,8 +110,12 @@ func buildRESTEval(p *params) (Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	if method != "" && !strings.EqualFold(method, "POST") {
-		return nil, p.err("method", "only POST is supported, got %q", method)
+	switch m := strings.ToUpper(strings.TrimSpace(method)); m {
+	case "", "POST":
+	case "PUT", "PATCH", "GET":
+		c.Method = m
+	default:
+		return nil, p.err("method", "want POST, PUT, PATCH or GET (the request is sent as a JSON body), got %q", method)
 	}
 	headers, _, err := p.object(false, "headers")
 	if err != nil {

@@ -20,6 +20,7 @@ func judgedChecks() map[string]func(*params) (Check, error) {
 		"llm_judge":            buildLLMJudge,
 		"llm_judge_tool_calls": buildLLMJudgeToolCalls,
 		"assertion":            buildAssertion,
+		"guardrail":            buildGuardrail,
 	}
 }
 
