@@ -33,6 +33,8 @@ func TestPackageGraph(t *testing.T) {
 		"./golden":         recordings,
 		// The HTTP classifier: the judges' plumbing, no judge prompt.
 		"./openaiclassifier": append(slices.Clone(root), mod+"/openaiclassifier", mod+"/internal/judgehttp", mod+"/internal/secret"),
+		// The embeddings client: the same plumbing.
+		"./openaiembedder": append(slices.Clone(root), mod+"/openaiembedder", mod+"/internal/judgehttp", mod+"/internal/secret"),
 		// Named judges build the real ones from declarations: the judges'
 		// packages, and YAML for config files (already in the core set,
 		// for case files). evaltest and assert select judges through

@@ -30,12 +30,13 @@ type Recorder struct {
 // store is one recording in memory, shared by a Recorder and the ones For
 // makes from it.
 type store struct {
-	path   string
-	mode   Mode
-	redact func(string) string
-	usage  string // the usage log's directory, or ""
-	now    func() time.Time
-	ignore []string // WithIgnoreFields' paths: Transports only
+	path    string
+	mode    Mode
+	redact  func(string) string
+	usage   string // the usage log's directory, or ""
+	now     func() time.Time
+	ignore  []string // WithIgnoreFields' paths: Transports only
+	opening bool     // Open: no live judge yet
 
 	mu       sync.Mutex
 	entries  map[string]Entry // as read, then as recorded
@@ -52,6 +53,7 @@ type store struct {
 type call struct {
 	done chan struct{}
 	v    evalkit.Verdict
+	vecs [][]float64 // an embedder's call's
 	err  error
 }
 
@@ -101,8 +103,10 @@ func New(path string, live evalkit.Judge, opts ...Option) (*Recorder, error) {
 	}
 	st.entries, st.fresh, st.used, st.inflight = map[string]Entry{}, map[string]bool{}, map[string]bool{}, map[string]*call{}
 	r := &Recorder{st: st}
-	if err := r.bind(live); err != nil {
-		return nil, err
+	if live != nil || !st.opening {
+		if err := r.bind(live); err != nil {
+			return nil, err
+		}
 	}
 	if st.mode == ModeLive {
 		return r, nil
@@ -201,6 +205,9 @@ func (r *Recorder) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit
 // recorded for them. With an error, the Origin means nothing.
 func (r *Recorder) JudgeOrigin(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, Origin, error) {
 	st := r.st
+	if r.live == nil {
+		return evalkit.Verdict{}, OriginReplayed, errNoLive
+	}
 	if st.mode == ModeLive {
 		v, err := r.live.Judge(ctx, req)
 		return v, OriginLive, err
