@@ -182,7 +182,9 @@ func buildExecEval(p *params) (Check, error) {
 // runtime exec bindings make an exec eval's type name: a case file names
 // the type, the test code holds the command. Its params are ExecEval's
 // but command, args, env and timeout (e's): criteria, include_messages,
-// include_tool_calls, extra, min_score, scope. The registry's WithEnv
+// include_tool_calls, extra, min_score, scope; with e.Protocol
+// "promptkit", any params, sent to the program as they are (min_score and
+// max_score grade its score). The registry's WithEnv
 // names join e.AllowEnv. Registering a name that exists is an error.
 func (r *Registry) RegisterExec(name string, e ExecEval) error {
 	if err := e.validate(); err != nil {
@@ -198,6 +200,20 @@ func (r *Registry) RegisterExec(name string, e ExecEval) error {
 		return fmt.Errorf("assert: check type %q is already registered", name)
 	}
 	t.entries[name] = entry{target: name, build: func(p *params) (Check, error) {
+		if e.Protocol == "promptkit" {
+			// PromptKit's exec evals take params of their own, sent as
+			// they are; min_score and max_score grade the score.
+			c := e
+			c.Type, c.Params = name, map[string]any{}
+			for k, v := range p.m {
+				p.known[k] = true
+				if k != "min_score" && k != "max_score" {
+					c.Params[k] = v
+				}
+			}
+			c.AllowEnv = append(slices.Clone(e.AllowEnv), p.reg.allowEnv...)
+			return withThreshold(p, c)
+		}
 		ext, err := readExternal(p, "exec_eval")
 		if err != nil {
 			return nil, err

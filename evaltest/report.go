@@ -42,6 +42,10 @@ import (
 type reportState struct {
 	caseName string
 	tags     []string
+	// metric and groups are the PromptKit eval being reported's, set
+	// around its step (promptkit.go).
+	metric *results.Metric
+	groups []string
 }
 
 func (r reportState) child() reportState { return r }
@@ -240,6 +244,9 @@ func (t *T) writeLine(l results.Line, tr *evalkit.Transcript) {
 	}
 	writers.Unlock()
 	l.Case, l.Tags, l.Attempt = t.x.report.caseName, t.x.report.tags, t.x.index
+	if l.Metric == nil && l.Groups == nil {
+		l.Metric, l.Groups = t.x.report.metric, t.x.report.groups
+	}
 	l.Shard = shardLabel()
 	if tr != nil {
 		if data, err := json.Marshal(tr); err == nil {
