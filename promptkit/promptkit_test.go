@@ -265,7 +265,7 @@ func TestMetricInResults(t *testing.T) {
 // Detect tells PromptKit's documents from evalkit's case files.
 func TestDetect(t *testing.T) {
 	for text, want := range map[string]promptkit.Kind{
-		`cases: []`: "",
+		`cases: []`:   "",
 		`[{name: x}]`: "",
 		`{"$schema": "https://promptpack.org/schema/v1.2/promptpack.schema.json", "id": "x"}`: promptkit.KindPack,
 		`{id: x, prompts: {}}`: promptkit.KindPack,
