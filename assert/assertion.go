@@ -194,3 +194,16 @@ func (g Guardrail) Check(ctx context.Context, tr *evalkit.Transcript) (Result, e
 	res.Details = append(res.Details, Detail{"action", action})
 	return res, nil
 }
+
+// Score runs c for its score alone, with no threshold to pass or fail it:
+// a score emitter's (a classifier check's, an external evaluator's, whose
+// Check is an error wrapping ErrNoThreshold) and any other check's
+// Result. The Result's Passed then means only that a score was measured.
+// As PromptKit's evals, which emit a score for metrics and hold no
+// pass/fail. Errors are the check's.
+func Score(ctx context.Context, c Check, tr *evalkit.Transcript) (Result, error) {
+	if se, ok := c.(scoreEmitter); ok {
+		return se.emitScore(ctx, tr)
+	}
+	return c.Check(ctx, tr)
+}

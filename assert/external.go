@@ -233,7 +233,7 @@ func evalResponseOf(check string, fields map[string]any) (EvalResponse, error) {
 // without a threshold: an error telling to add one.
 func evalResult(check string, r EvalResponse, who string) (Result, error) {
 	if r.Passed == nil {
-		return Result{}, fmt.Errorf("%s: the evaluator gave a score (%s) but no passed: give min_score (or wrap the check in an assertion) to grade the score", check, fmtNumber(*r.Score))
+		return Result{}, fmt.Errorf("%s: %w: the evaluator gave a score (%s) but no passed: give min_score (or wrap the check in an assertion) to grade the score", check, ErrNoThreshold, fmtNumber(*r.Score))
 	}
 	score := 0.0
 	if *r.Passed {

@@ -49,9 +49,9 @@ type ExecEval struct {
 	// "promptkit" for PromptKit's exec evals: the program reads {"type",
 	// "params", "content", "context": {"messages", "turn_index",
 	// "tool_calls", "variables", "metadata"}} and writes {"score",
-	// "detail", "data"}, score required in [0,1]; the check passes on a
-	// score of 1 (PromptKit's default threshold; give min_score for
-	// another). Type and Params are then what the program is sent.
+	// "detail", "data"}, score required in [0,1], which a threshold
+	// grades (min_score, an Assertion; without one the check is an error
+	// wrapping ErrNoThreshold). Type and Params are what it is sent.
 	Protocol         string
 	Type             string
 	Params           map[string]any
@@ -261,7 +261,8 @@ func promptKitExecRequest(c ExecEval, req EvalRequest, tr *evalkit.Transcript) m
 }
 
 // readPromptKitExec reads PromptKit's exec answer: {"score", "detail",
-// "data"}, score required. It passes on a score of 1.
+// "data"}, score required. It gives no passed: the score is graded by a
+// threshold (min_score, an assertion), as PromptKit's wrappers grade it.
 func readPromptKitExec(check string, body []byte) (EvalResponse, error) {
 	var fields map[string]any
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -274,8 +275,7 @@ func readPromptKitExec(check string, body []byte) (EvalResponse, error) {
 	if !ok || !isNum || f < 0 || f > 1 || f != f {
 		return EvalResponse{}, fmt.Errorf("%s: %w: the answer's score is %s, want a number in [0,1]", check, ErrEvaluator, kindOf(v))
 	}
-	passed := f >= 1
-	r := EvalResponse{Score: &f, Passed: &passed}
+	r := EvalResponse{Score: &f}
 	if d, ok := fields["detail"].(string); ok {
 		r.Reasoning = d
 	}

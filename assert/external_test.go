@@ -122,7 +122,7 @@ func TestRESTEvalErrors(t *testing.T) {
 		{"passed twice after a huge number", reply{200, `{"x": 1e400, "passed": false, "passed": true}`}, `rest_eval: the external evaluator failed: the answer gives "passed" twice`},
 		{"passed in capitals", reply{200, `{"Passed": false, "score": 0.9}`}, `rest_eval: the external evaluator failed: the answer gives "Passed": want passed, in lower case`},
 		{"passed type", reply{200, `{"passed": "yes"}`}, "rest_eval: the external evaluator failed: passed is a string, want true or false"},
-		{"score only", reply{200, `{"score": 0.4}`}, "rest_eval: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
+		{"score only", reply{200, `{"score": 0.4}`}, "rest_eval: no threshold: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -377,7 +377,7 @@ func TestExecEvalErrors(t *testing.T) {
 		{[]string{"noverdict"}, 0, `exec_eval: the external evaluator failed: the answer has neither passed nor score (its fields: "reasoning") (from command "` + script + `")`},
 		{[]string{"exit"}, 0, `exec_eval: the external evaluator failed: command "` + script + `" exited with status 3; stderr: "cannot reach the grading service"`},
 		{[]string{"hang"}, 100 * time.Millisecond, `exec_eval: the external evaluator failed: command "` + script + `" did not finish within 100ms and was killed`},
-		{[]string{"score"}, 0, "exec_eval: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
+		{[]string{"score"}, 0, "exec_eval: no threshold: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args[0], func(t *testing.T) {

@@ -42,8 +42,10 @@ var ErrNotRun = errors.New("not run")
 // precondition is read on the tool calls up to the evaluated point.
 //
 // The check passes when every evaluated unit passes; its score is the
-// lowest. Errors, never verdicts: a unit's error, with the unit named;
-// ErrNotRun when nothing is evaluated.
+// lowest. A pack's eval whose check only emits a score, with no
+// threshold, is a measurement: it passes with its score, as PromptKit's
+// evals feed metrics. Errors, never verdicts: a unit's error, with the
+// unit named; ErrNotRun when nothing is evaluated.
 type Check struct {
 	Entry Entry
 	// Registry builds the entry's check (nil: the built-in registry).
@@ -91,13 +93,13 @@ func (c Check) Check(ctx context.Context, tr *evalkit.Transcript) (assert.Result
 		return assert.Result{}, fmt.Errorf("%s: %w: %s", c.Entry.Type, ErrNotRun, why)
 	}
 	if len(units) == 1 && units[0].name == "" {
-		return inner.Check(ctx, units[0].tr)
+		return c.run(ctx, inner, units[0].tr)
 	}
 	var failed []assert.Detail
 	score, passed := 1.0, true
 	first := ""
 	for _, u := range units {
-		res, err := inner.Check(ctx, u.tr)
+		res, err := c.run(ctx, inner, u.tr)
 		if err != nil {
 			return assert.Result{}, fmt.Errorf("%s: %w", u.name, err)
 		}
@@ -117,6 +119,24 @@ func (c Check) Check(ctx context.Context, tr *evalkit.Transcript) (assert.Result
 		return assert.Result{Passed: true, Score: score, Summary: fmt.Sprintf("%d of %d %s pass", len(units), len(units), what)}, nil
 	}
 	return assert.Result{Score: score, Summary: fmt.Sprintf("%d of %d %s fail; %s", len(failed), len(units), what, first), Details: failed}, nil
+}
+
+// run runs inner on one unit. A pack's eval whose check only emits a
+// score (a classifier's, an exec or REST evaluator's without passed) and
+// has no threshold is a measurement, as PromptKit's evals emit their score
+// for metrics: its score is reported, and it passes.
+func (c Check) run(ctx context.Context, inner assert.Check, tr *evalkit.Transcript) (assert.Result, error) {
+	res, err := inner.Check(ctx, tr)
+	if c.Entry.Role != RoleEval || !errors.Is(err, assert.ErrNoThreshold) {
+		return res, err
+	}
+	res, err = assert.Score(ctx, inner, tr)
+	if err != nil {
+		return res, err
+	}
+	res.Passed = true
+	res.Summary = fmt.Sprintf("score %s, measured (an eval without a threshold emits its score, as PromptKit's; give it threshold: {min_score: ...} to grade it)", strconv.FormatFloat(res.Score, 'f', 2, 64))
+	return res, nil
 }
 
 func (c Check) unitNoun(n int) string {

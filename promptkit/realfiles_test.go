@@ -216,15 +216,32 @@ func TestRealRuntimeConfig(t *testing.T) {
 	for _, ev := range c.Evals {
 		byID[ev.ID] = ev
 	}
+	// The pack's evals hold no threshold: PromptKit emits each script's
+	// score as a metric, and so does evalkit, scores as the scripts give.
+	score := func(id string, tr *evalkit.Transcript) float64 {
+		res, err := promptkit.Check{Entry: *byID[id].PromptKit, Registry: reg, Session: c.Name}.Check(context.Background(), tr)
+		require.NoError(t, err)
+		require.True(t, res.Passed, res.Summary)
+		return res.Score
+	}
 	good := chat("My order is late.", "I understand, and I am happy to help resolve this. Thank you for waiting.")
-	testify.Equal(t, "pass", outcome(t, c, byID["tone-check"], reg, good))
-	testify.Equal(t, "pass", outcome(t, c, byID["response-quality"], reg, good))
+	testify.Equal(t, 1.0, score("tone-check", good))
+	testify.Equal(t, 1.0, score("response-quality", good))
 	casual := chat("My order is late.", "hey lol gonna check")
-	testify.Contains(t, outcome(t, c, byID["tone-check"], reg, casual), "fail: 1 of 1 turn fail; turn 1: exec_eval: the evaluator failed the output (score 0.55)")
-	testify.Contains(t, outcome(t, c, byID["response-quality"], reg, casual), "fail: 1 of 1 turn fail; turn 1: exec_eval: the evaluator failed the output (score 0.5)")
+	testify.Equal(t, 0.55, score("tone-check", casual))
+	testify.Equal(t, 0.5, score("response-quality", casual))
+
+	// With a threshold, as an assertion wraps it, the score is graded.
+	e := *byID["tone-check"].PromptKit
+	min := 0.7
+	e.Threshold = &promptkit.Threshold{MinScore: &min}
+	res, err := promptkit.Check{Entry: e, Registry: reg}.Check(context.Background(), casual)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, "1 of 1 turn fail; turn 1: score 0.55, want >= 0.70", res.Summary)
 
 	// A pack naming an unbound type says how to bind it.
-	_, err := evaltest.LoadCases(filepath.Join(upstream, "sdk/examples/runtime-config/agent.pack.json"), nil)
+	_, err = evaltest.LoadCases(filepath.Join(upstream, "sdk/examples/runtime-config/agent.pack.json"), nil)
 	require.Error(t, err)
 	testify.Contains(t, err.Error(), `evals[0].type: unknown check type "tone_check": if a runtime config binds it to a program, bind that config with promptkit.BindRuntimeConfig(reg, path)`)
 }
