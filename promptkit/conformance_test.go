@@ -69,8 +69,14 @@ func paramSets(t *testing.T) (entries int, params []string) {
 	require.NoError(t, err)
 	var pack struct {
 		Prompts map[string]struct {
-			Evals      []struct{ Type string; Params map[string]any } `yaml:"evals"`
-			Validators []struct{ Type string; Params map[string]any } `yaml:"validators"`
+			Evals []struct {
+				Type   string
+				Params map[string]any
+			} `yaml:"evals"`
+			Validators []struct {
+				Type   string
+				Params map[string]any
+			} `yaml:"validators"`
 		} `yaml:"prompts"`
 	}
 	require.NoError(t, yaml.Unmarshal(data, &pack))
