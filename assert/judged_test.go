@@ -411,7 +411,7 @@ func TestJudgedRegistryErrors(t *testing.T) {
 			err: `llm_judge: param "min_score": a judged check holds no threshold: wrap it in type: assertion with eval_type "llm_judge" and min_score`},
 		{name: "a threshold on llm_judge_session", checkType: "llm_judge_session", params: map[string]any{"criteria": "x", "max_score": 0.2}, param: "max_score"},
 		{name: "an unknown rule", checkType: "llm_judge", params: map[string]any{"criteria": "x", "passing_labels": "C", "label_rules": []any{"trimm"}}, param: "label_rules",
-			err: `llm_judge: param "label_rules": unknown rule "trimm" (did you mean "trim"?); the rules are case_insensitive, trim, collapse_whitespace, trim_lines, ignore_zero_width`},
+			err: `llm_judge: param "label_rules": unknown rule "trimm" (did you mean "trim"?); the rules are case_insensitive, trim, collapse_whitespace, trim_lines, ignore_zero_width, ignore_whitespace`},
 		{name: "a bad scale", checkType: "llm_judge", params: map[string]any{"criteria": "x", "scale": map[string]any{"min": 1}}, param: "scale"},
 		{name: "a misspelt param", checkType: "llm_judge", params: map[string]any{"criteria": "x", "rubrik": "y"}, param: "rubrik"},
 		{name: "tools on llm_judge", checkType: "llm_judge", params: map[string]any{"criteria": "x", "tools": []any{"a"}}, param: "tools"},

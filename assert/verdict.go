@@ -70,6 +70,11 @@ type Passing struct {
 	// satisfy: a map, a JSON string, []byte or json.RawMessage, as
 	// JSONSchema's Schema. It is not canonicalized.
 	Schema any
+	// Verdicts are passing verdicts as literal JSON values of any type,
+	// compared with the verdict (Field's value, the verdict object, or
+	// the judge's whole answer) after Rules; one object with a "$schema"
+	// key is an explicit Schema. See verdict_literal.go; MindTrial's.
+	Verdicts []any
 }
 
 // GradeVerdict grades a judge's verdict against p, returning whether it
@@ -94,13 +99,17 @@ type graded struct {
 // a judged check means the judge's own pass/fail.
 func (p Passing) hasCriterion() bool {
 	return p.MinScore != nil || p.MaxScore != nil || len(p.Labels) > 0 || p.Passed != nil || p.Schema != nil ||
-		len(p.Offered) > 0 || p.Rules != (Rules{}) || p.Field != ""
+		len(p.Offered) > 0 || p.Rules != (Rules{}) || p.Field != "" || len(p.Verdicts) > 0
 }
 
 // validate checks p is exactly one valid criterion; errors are
 // *ParamError on the check's parameter names.
 func (p Passing) validate(check string) error {
+	p = p.withExplicitSchema()
 	var set []string
+	if len(p.Verdicts) > 0 {
+		set = append(set, "passing_verdicts")
+	}
 	if p.MinScore != nil || p.MaxScore != nil {
 		set = append(set, "min_score/max_score")
 	}
@@ -118,6 +127,9 @@ func (p Passing) validate(check string) error {
 		return paramErr(check, "passing", "no passing criterion: give min_score/max_score, passing_labels, passed or passing_schema")
 	case len(set) > 1:
 		return paramErr(check, "passing", "give one passing criterion, not %s", strings.Join(set, " and "))
+	}
+	if len(p.Verdicts) > 0 {
+		return p.validateLiteral(check)
 	}
 	if p.Rules != (Rules{}) && len(p.Labels) == 0 {
 		return paramErr(check, "label_rules", "the rules apply to passing_labels, which are not given")
@@ -179,6 +191,7 @@ func (p Passing) grade(check string, v evalkit.Verdict) (graded, error) {
 	if err := p.validate(check); err != nil {
 		return graded{}, err
 	}
+	p = p.withExplicitSchema()
 	if err := contradiction(check, v); err != nil {
 		return graded{}, err
 	}
@@ -189,6 +202,8 @@ func (p Passing) grade(check string, v evalkit.Verdict) (graded, error) {
 		return p.gradeLabel(check, v)
 	case p.Passed != nil:
 		return p.gradeBool(check, v)
+	case len(p.Verdicts) > 0:
+		return p.gradeLiteral(check, v)
 	}
 	return p.gradeSchema(check, v)
 }

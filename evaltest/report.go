@@ -194,6 +194,10 @@ func (t *T) judgedLine(l *results.Line, s *stepJudge) bool {
 	if prov.Name != "" || prov.Provider != "" {
 		l.Provenance = &results.Provenance{Name: prov.Name, Variant: prov.Variant, Provider: prov.Provider, Model: prov.Model,
 			Settings: prov.Settings, PromptVersion: prov.PromptVersion, Raw: textnorm.Excerpt(lastCall.verdict.Raw, results.MaxRaw)}
+		for _, c := range lastCall.verdict.ToolCalls {
+			l.Provenance.ToolCalls = append(l.Provenance.ToolCalls, results.ToolCall{Name: c.Name, Args: textnorm.Excerpt(string(c.Args), results.MaxRaw),
+				Result: textnorm.Excerpt(c.Result, results.MaxRaw), Error: textnorm.Excerpt(c.Error, results.MaxRaw)})
+		}
 	}
 	l.Source = strings.Join(sources, "+")
 	for _, vote := range calls[len(calls)-1].verdict.Votes {

@@ -392,6 +392,15 @@ func copyVerdict(v evalkit.Verdict) evalkit.Verdict {
 	if v.Fields != nil {
 		v.Fields = copyValue(v.Fields).(map[string]any)
 	}
+	v.ToolCalls = slices.Clone(v.ToolCalls)
+	for i, c := range v.ToolCalls {
+		// Arguments as the judge kept them: compact, however the file
+		// indents them.
+		var b bytes.Buffer
+		if json.Compact(&b, c.Args) == nil {
+			v.ToolCalls[i].Args = b.Bytes()
+		}
+	}
 	if v.Votes != nil {
 		v.Votes = slices.Clone(v.Votes)
 		for i := range v.Votes {

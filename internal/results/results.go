@@ -91,6 +91,17 @@ type Provenance struct {
 	PromptVersion string         `json:"prompt_version,omitempty"`
 	// Raw is the judge's answer as it wrote it, cut to MaxRaw bytes.
 	Raw string `json:"raw,omitempty"`
+	// ToolCalls are the calls the judge made to its tools while judging.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+}
+
+// ToolCall is one call a judge made to a tool while judging: arguments
+// as JSON, the result or the error, each cut to MaxRaw bytes.
+type ToolCall struct {
+	Name   string `json:"name"`
+	Args   string `json:"args,omitempty"`
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Metric is a PromptKit eval's metric declaration (its Prometheus name,
