@@ -95,8 +95,10 @@ func (c Check) Check(ctx context.Context, tr *evalkit.Transcript) (assert.Result
 	if len(units) == 1 && units[0].name == "" {
 		return c.run(ctx, inner, units[0].tr)
 	}
-	var failed []assert.Detail
-	score, passed := 1.0, true
+	// The first failing unit's summary and details, then one line for
+	// each other failing unit.
+	var details []assert.Detail
+	score, failed := 1.0, 0
 	first := ""
 	for _, u := range units {
 		res, err := c.run(ctx, inner, u.tr)
@@ -104,21 +106,23 @@ func (c Check) Check(ctx context.Context, tr *evalkit.Transcript) (assert.Result
 			return assert.Result{}, fmt.Errorf("%s: %w", u.name, err)
 		}
 		score = min(score, res.Score)
-		if !res.Passed {
-			if passed {
-				first = u.name + ": " + res.Summary
-			}
-			passed = false
-			if len(failed) < 10 {
-				failed = append(failed, assert.Detail{Label: u.name, Text: res.Summary})
-			}
+		if res.Passed {
+			continue
+		}
+		failed++
+		switch {
+		case failed == 1:
+			first = u.name + ": " + res.Summary
+			details = append(details, res.Details...)
+		case failed <= 10:
+			details = append(details, assert.Detail{Label: u.name, Text: res.Summary})
 		}
 	}
 	what := c.unitNoun(len(units))
-	if passed {
+	if failed == 0 {
 		return assert.Result{Passed: true, Score: score, Summary: fmt.Sprintf("%d of %d %s pass", len(units), len(units), what)}, nil
 	}
-	return assert.Result{Score: score, Summary: fmt.Sprintf("%d of %d %s fail; %s", len(failed), len(units), what, first), Details: failed}, nil
+	return assert.Result{Score: score, Summary: fmt.Sprintf("%d of %d %s fail; %s", failed, len(units), what, first), Details: details}, nil
 }
 
 // run runs inner on one unit. A pack's eval whose check only emits a
