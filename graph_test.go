@@ -45,6 +45,8 @@ func TestPackageGraph(t *testing.T) {
 		"./simulate": append(slices.Clone(recordings), mod+"/simulate"),
 		// The HTTP classifier: the judges' plumbing, no judge prompt.
 		"./openaiclassifier": append(slices.Clone(root), mod+"/openaiclassifier", mod+"/internal/judgehttp", mod+"/internal/secret", mod+"/internal/deadline"),
+		// The embeddings client: the same plumbing.
+		"./openaiembedder": append(slices.Clone(root), mod+"/openaiembedder", mod+"/internal/judgehttp", mod+"/internal/secret", mod+"/internal/deadline"),
 		// Named judges build the real ones from declarations: the judges'
 		// packages, and YAML for config files (already in the core set,
 		// for case files). evaltest and assert select judges through

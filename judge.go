@@ -49,6 +49,20 @@ type JudgeRequest struct {
 	Kind ContentKind `json:"kind,omitempty"`
 	// Reference is an optional reference answer to compare against.
 	Reference string `json:"reference,omitempty"`
+	// References are several acceptable reference answers: the content
+	// should be equivalent to any one of them (MindTrial's expected
+	// results). Give Reference or References.
+	References []string `json:"references,omitempty"`
+	// Prompt, when set, is the judge's whole task as the user wrote it —
+	// a judge prompt template rendered (MindTrial's) — sent instead of the
+	// judge's own framing of the criteria and content; the judge adds only
+	// the shape of its answer.
+	Prompt string `json:"prompt,omitempty"`
+	// Tools are tools the judge may call while judging (MindTrial's judge
+	// tools): a judge that supports them lets the model call them and
+	// keeps each call in Verdict.ToolCalls; one that does not returns an
+	// error. Recordings key on their names, descriptions and parameters.
+	Tools []JudgeTool `json:"tools,omitempty"`
 	// Context holds optional context documents (retrieved passages, a
 	// policy) the content should be judged against.
 	Context []string `json:"context,omitempty"`
@@ -133,6 +147,21 @@ func (r JudgeRequest) Validate() error {
 	}
 	if r.Metric != "" && len(r.VerdictSchema) == 0 {
 		return fmt.Errorf("evalkit: judge request for the metric step %q has no verdict schema", r.Metric)
+	}
+	if r.Reference != "" && len(r.References) > 0 {
+		return fmt.Errorf("evalkit: judge request gives Reference and References: give one")
+	}
+	tools := make(map[string]bool, len(r.Tools))
+	for _, t := range r.Tools {
+		switch {
+		case strings.TrimSpace(t.Name) == "":
+			return fmt.Errorf("evalkit: judge request has a tool without a name")
+		case tools[t.Name]:
+			return fmt.Errorf("evalkit: judge request lists the tool %q twice", t.Name)
+		case t.Run == nil:
+			return fmt.Errorf("evalkit: judge request's tool %q has no Run function", t.Name)
+		}
+		tools[t.Name] = true
 	}
 	return r.Scale.OrDefault().Validate()
 }
@@ -252,6 +281,10 @@ type Verdict struct {
 	// (package verdicts, BothWays): game 1 as asked, game 2 with the
 	// answers swapped, each with its Preference as that judge wrote it.
 	Games []Verdict `json:"games,omitempty"`
+	// ToolCalls are the calls the judge made to the request's Tools while
+	// judging, in order: recorded and replayed with the verdict, as
+	// MindTrial's validation tool-call log.
+	ToolCalls []JudgeToolCall `json:"tool_calls,omitempty"`
 }
 
 // Preference is which of two answers a pairwise judge prefers: Winner "A"
@@ -284,6 +317,28 @@ func (p Preference) Swapped() Preference {
 		p.Winner = "A"
 	}
 	return p
+}
+
+// JudgeTool is a tool a judge may call while judging: a name, what it
+// does, the JSON Schema of its arguments, and the function that runs it
+// (never recorded; a replayed verdict does not run it).
+type JudgeTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	// Run runs the tool with the arguments the model wrote (a JSON
+	// object) and returns what the model reads. An error is sent to the
+	// model as the tool's failure, and kept in the call.
+	Run func(ctx context.Context, args json.RawMessage) (string, error) `json:"-"`
+}
+
+// JudgeToolCall is one call a judge made to a tool while judging.
+type JudgeToolCall struct {
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args,omitempty"`
+	Result string          `json:"result,omitempty"`
+	// Error is the tool's failure, when it failed.
+	Error string `json:"error,omitempty"`
 }
 
 // CriterionScore is one criterion's score in a multi-dimension verdict.

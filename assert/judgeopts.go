@@ -98,7 +98,7 @@ func JudgeCheck(j evalkit.Judge, kind evalkit.ContentKind, criteria string, opts
 		}
 		inner = LLMJudge{Judge: c.Judge, Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, Context: c.Context, Scale: c.Scale,
 			Model: c.Model, SystemPrompt: c.SystemPrompt, VerdictSchema: c.VerdictSchema, Passing: c.Passing, Scope: scope,
-			Against: c.Against, Format: c.Format}
+			Against: c.Against, Format: c.Format, References: c.References, Template: c.Template, ResponseFormat: c.ResponseFormat, JudgeTools: c.JudgeTools}
 	case evalkit.ContentToolCalls:
 		inner = c
 	default:
@@ -137,6 +137,31 @@ func PassingLabels(labels ...string) JudgeOption {
 		s.labels = true
 		s.c.Passing = Passing{Labels: labels, Rules: defaultLabelRules}
 	}}
+}
+
+// References gives the judge several acceptable reference answers: the
+// content should be equivalent to any one of them (MindTrial's expected
+// results).
+func References(refs ...string) JudgeOption {
+	return JudgeOption{"References(" + quoteArgs(refs) + ")", func(s *judgeSetup) { s.c.References = refs }}
+}
+
+// JudgeTemplate sets a judge prompt template (Go text/template over
+// JudgeTemplateData, MindTrial's names): its text is the judge's whole
+// task.
+func JudgeTemplate(tmpl string) JudgeOption {
+	return JudgeOption{"JudgeTemplate(" + quoteArgs([]string{tmpl}) + ")", func(s *judgeSetup) { s.c.Template = tmpl }}
+}
+
+// JudgeTools gives the judge tools it may call while judging (a judge
+// that runs them: openaijudge); its calls are recorded and replayed with
+// its verdict and shown in the "judge tools" detail.
+func JudgeTools(tools ...evalkit.JudgeTool) JudgeOption {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return JudgeOption{"JudgeTools(" + quoteArgs(names) + ")", func(s *judgeSetup) { s.c.JudgeTools = tools }}
 }
 
 // OfferedLabels are every label the judge may give, the passing ones

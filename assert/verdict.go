@@ -74,6 +74,11 @@ type Passing struct {
 	// format's, see package verdicts) is at least as good for its answer
 	// as it says.
 	Prefer *Prefer
+	// Verdicts are passing verdicts as literal JSON values of any type,
+	// compared with the verdict (Field's value, the verdict object, or
+	// the judge's whole answer) after Rules; one object with a "$schema"
+	// key is an explicit Schema. See verdict_literal.go; MindTrial's.
+	Verdicts []any
 }
 
 // Prefer is a passing criterion on a pairwise verdict's Preference. Winner
@@ -118,13 +123,17 @@ type graded struct {
 // a judged check means the judge's own pass/fail.
 func (p Passing) hasCriterion() bool {
 	return p.MinScore != nil || p.MaxScore != nil || len(p.Labels) > 0 || p.Passed != nil || p.Schema != nil || p.Prefer != nil ||
-		len(p.Offered) > 0 || p.Rules != (Rules{}) || p.Field != ""
+		len(p.Offered) > 0 || p.Rules != (Rules{}) || p.Field != "" || len(p.Verdicts) > 0
 }
 
 // validate checks p is exactly one valid criterion; errors are
 // *ParamError on the check's parameter names.
 func (p Passing) validate(check string) error {
+	p = p.withExplicitSchema()
 	var set []string
+	if len(p.Verdicts) > 0 {
+		set = append(set, "passing_verdicts")
+	}
 	if p.MinScore != nil || p.MaxScore != nil {
 		set = append(set, "min_score/max_score")
 	}
@@ -145,6 +154,9 @@ func (p Passing) validate(check string) error {
 		return paramErr(check, "passing", "no passing criterion: give min_score/max_score, passing_labels, passed, passing_schema or prefers")
 	case len(set) > 1:
 		return paramErr(check, "passing", "give one passing criterion, not %s", strings.Join(set, " and "))
+	}
+	if len(p.Verdicts) > 0 {
+		return p.validateLiteral(check)
 	}
 	if p.Rules != (Rules{}) && len(p.Labels) == 0 {
 		return paramErr(check, "label_rules", "the rules apply to passing_labels, which are not given")
@@ -213,6 +225,7 @@ func (p Passing) grade(check string, v evalkit.Verdict) (graded, error) {
 	if err := p.validate(check); err != nil {
 		return graded{}, err
 	}
+	p = p.withExplicitSchema()
 	if err := contradiction(check, v); err != nil {
 		return graded{}, err
 	}
@@ -225,6 +238,8 @@ func (p Passing) grade(check string, v evalkit.Verdict) (graded, error) {
 		return p.gradeBool(check, v)
 	case p.Prefer != nil:
 		return p.gradePreference(check, v)
+	case len(p.Verdicts) > 0:
+		return p.gradeLiteral(check, v)
 	}
 	return p.gradeSchema(check, v)
 }

@@ -109,11 +109,22 @@ func (t *T) recorder(j evalkit.Judge) (*golden.Recorder, error) {
 	}
 	t.rec.mu.Lock()
 	defer t.rec.mu.Unlock()
+	rec, err := t.openRecording(mode)
+	if err != nil {
+		return nil, err
+	}
+	return rec.For(t.limited(j)) // live calls wait for the limiter (limit.go)
+}
+
+// openRecording reads the T's recording, once, and registers its saving
+// with the test's Cleanup; t.rec.mu is held. The Recorder it returns has
+// no live judge: For and Embedder make the ones that answer.
+func (t *T) openRecording(mode golden.Mode) (*golden.Recorder, error) {
 	if t.rec.rec != nil {
-		return t.rec.rec.For(t.limited(j)) // live calls wait for the limiter (limit.go)
+		return t.rec.rec, nil
 	}
 	path := filepath.Join("testdata", "evalkit", fileName(t.topTest())+".judge.json")
-	rec, err := sharedRecorder(path, mode, t.limited(j))
+	rec, err := sharedRecorder(path, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +166,7 @@ var recordings struct {
 	m map[string]*golden.Recorder
 }
 
-func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden.Recorder, error) {
+func sharedRecorder(path string, mode golden.Mode) (*golden.Recorder, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("evaltest: %w", err)
@@ -164,7 +175,7 @@ func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden
 	recordings.Lock()
 	defer recordings.Unlock()
 	if base := recordings.m[id]; base != nil {
-		return base.For(judge)
+		return base, nil
 	}
 	opts, err := recorderOptions()
 	if err != nil {
@@ -174,7 +185,7 @@ func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden
 	if dir := golden.DefaultUsageDir(); dir != "" {
 		opts = append(opts, golden.WithUsageLog(dir))
 	}
-	rec, err := golden.New(path, judge, opts...)
+	rec, err := golden.Open(path, opts...)
 	if err != nil {
 		return nil, err
 	}

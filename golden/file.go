@@ -53,8 +53,12 @@ type Entry struct {
 	Digests map[string]string `json:"digests"`
 	// Verdict is the verdict as the judge gave it, usage and cost (USD)
 	// included; replay returns it as is. Text that looked like a
-	// credential was redacted before it was written.
-	Verdict evalkit.Verdict `json:"verdict"`
+	// credential was redacted before it was written. An embedding entry
+	// has none, and leaves it out.
+	Verdict evalkit.Verdict `json:"verdict,omitzero"`
+	// Embedding, for an entry an embedder's call made (see EmbedRecorder),
+	// holds the vectors it returned; nil for a judge's verdict.
+	Embedding *Embedding `json:"embedding,omitempty"`
 	// RecordedAt is when the verdict was recorded, in UTC, to the second.
 	RecordedAt time.Time `json:"recorded_at"`
 }
@@ -68,15 +72,16 @@ type Summary struct {
 	// given directly. It is not part of the key: a judge of another name
 	// with the same identity replays the entry too.
 	Judge string `json:"judge,omitempty"`
-	// Criteria are the request's criteria, whole up to 1000 bytes.
-	Criteria string `json:"criteria"`
+	// Criteria are the request's criteria, whole up to 1000 bytes (none
+	// for an embedding).
+	Criteria string `json:"criteria,omitempty"`
 	// Kind is what Content holds: "" (an answer), "transcript" or
 	// "tool_calls".
 	Kind evalkit.ContentKind `json:"kind,omitempty"`
 	// Input is the user's request the content answers, up to 200 bytes.
 	Input string `json:"input,omitempty"`
 	// Content is the text judged, up to 400 bytes.
-	Content string `json:"content"`
+	Content string `json:"content,omitempty"`
 	// ContentB is a pairwise request's second answer, up to 400 bytes;
 	// Game is 1 or 2 for a pair judged both ways (game 2 swapped).
 	ContentB string `json:"content_b,omitempty"`
@@ -90,8 +95,8 @@ type Summary struct {
 	// Context holds each context document, up to 200 bytes each.
 	Context []string `json:"context,omitempty"`
 	// Scale is the request's scale; the zero Scale is written as
-	// evalkit.DefaultScale, which it means.
-	Scale evalkit.Scale `json:"scale"`
+	// evalkit.DefaultScale, which it means (none for an embedding).
+	Scale evalkit.Scale `json:"scale,omitzero"`
 	// Labels are the labels the judge was offered, in order.
 	Labels []string `json:"labels,omitempty"`
 	// Model is the model the request asked for, when it asked.
@@ -103,6 +108,9 @@ type Summary struct {
 	// Metric is the request's metric step, recorded with
 	// WithWholeRequests only.
 	Metric string `json:"metric,omitempty"`
+	// Texts are the texts an embedder was asked to embed, up to 200 bytes
+	// each (Kind "embedding"); none for a judge request.
+	Texts []string `json:"texts,omitempty"`
 }
 
 // Load reads and checks the recording at path (see Decode). A file that

@@ -30,13 +30,14 @@ type Recorder struct {
 // store is one recording in memory, shared by a Recorder and the ones For
 // makes from it.
 type store struct {
-	path   string
-	mode   Mode
-	redact func(string) string
-	usage  string // the usage log's directory, or ""
-	now    func() time.Time
-	ignore []string // WithIgnoreFields' paths: Transports only
-	whole  bool     // WithWholeRequests
+	path    string
+	mode    Mode
+	redact  func(string) string
+	usage   string // the usage log's directory, or ""
+	now     func() time.Time
+	ignore  []string // WithIgnoreFields' paths: Transports only
+	whole   bool     // WithWholeRequests
+	opening bool     // Open: no live judge yet
 
 	mu       sync.Mutex
 	entries  map[string]Entry // as read, then as recorded
@@ -54,6 +55,7 @@ type store struct {
 type call struct {
 	done chan struct{}
 	v    evalkit.Verdict
+	vecs [][]float64 // an embedder's call's
 	err  error
 }
 
@@ -112,8 +114,10 @@ func New(path string, live evalkit.Judge, opts ...Option) (*Recorder, error) {
 	}
 	st.entries, st.fresh, st.used, st.inflight = map[string]Entry{}, map[string]bool{}, map[string]bool{}, map[string]*call{}
 	r := &Recorder{st: st}
-	if err := r.bind(live); err != nil {
-		return nil, err
+	if live != nil || !st.opening {
+		if err := r.bind(live); err != nil {
+			return nil, err
+		}
 	}
 	if st.mode == ModeLive {
 		return r, nil
@@ -221,6 +225,9 @@ func (r *Recorder) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit
 // recorded for them. With an error, the Origin means nothing.
 func (r *Recorder) JudgeOrigin(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, Origin, error) {
 	st := r.st
+	if r.live == nil {
+		return evalkit.Verdict{}, OriginReplayed, errNoLive
+	}
 	if st.mode == ModeLive {
 		v, err := r.live.Judge(ctx, req)
 		return v, OriginLive, err
@@ -448,6 +455,15 @@ func copyVerdict(v evalkit.Verdict) evalkit.Verdict {
 	v.Criteria = slices.Clone(v.Criteria)
 	if v.Fields != nil {
 		v.Fields = copyValue(v.Fields).(map[string]any)
+	}
+	v.ToolCalls = slices.Clone(v.ToolCalls)
+	for i, c := range v.ToolCalls {
+		// Arguments as the judge kept them: compact, however the file
+		// indents them.
+		var b bytes.Buffer
+		if json.Compact(&b, c.Args) == nil {
+			v.ToolCalls[i].Args = b.Bytes()
+		}
 	}
 	if v.Votes != nil {
 		v.Votes = slices.Clone(v.Votes)

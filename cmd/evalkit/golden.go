@@ -189,6 +189,17 @@ func writeEntry(w io.Writer, path string, e golden.Entry) {
 		}
 	}
 	r, v := e.Request, e.Verdict
+	if e.Embedding != nil {
+		for i, text := range r.Texts {
+			dims := 0
+			if i < len(e.Embedding.Vectors) {
+				dims = len(e.Embedding.Vectors[i])
+			}
+			line("text", fmt.Sprintf("%s (%d dimensions)", text, dims))
+		}
+		fmt.Fprintln(w)
+		return
+	}
 	line("criteria", r.Criteria)
 	line("input", r.Input)
 	line("content", r.Content)

@@ -96,6 +96,15 @@ func Render(req evalkit.JudgeRequest) (Messages, error) {
 	if req.SystemPrompt != "" {
 		system = req.SystemPrompt
 	}
+	if req.Prompt != "" {
+		// The user's own task (a rendered judge prompt template): sent as
+		// written, with only the shape of the answer after it.
+		var b strings.Builder
+		b.WriteString(strings.TrimRight(req.Prompt, "\n"))
+		b.WriteString("\n\n")
+		writeAnswer(&b, req, schema)
+		return Messages{System: system, User: b.String()}, nil
+	}
 	return Messages{System: system, User: renderUser(req, schema)}, nil
 }
 
@@ -128,6 +137,9 @@ func renderUser(req evalkit.JudgeRequest, schema json.RawMessage) string {
 	if req.Reference != "" {
 		b.WriteString(" A reference answer shows what a good answer contains; the content does not need to match its wording.")
 	}
+	if len(req.References) > 0 {
+		b.WriteString(" The reference answers are each an acceptable answer: the content meets the criteria when it is equivalent to any one of them; it does not need to match its wording.")
+	}
 	if len(req.Context) > 0 {
 		b.WriteString(" The context documents hold the information the content was meant to draw on.")
 	}
@@ -146,11 +158,22 @@ func renderUser(req evalkit.JudgeRequest, schema json.RawMessage) string {
 	if req.Reference != "" {
 		writeBlock(&b, "REFERENCE ANSWER", tag, req.Reference)
 	}
+	for i, ref := range req.References {
+		writeBlock(&b, "REFERENCE ANSWER "+strconv.Itoa(i+1), tag, ref)
+	}
 	for i, doc := range req.Context {
 		writeBlock(&b, "CONTEXT DOCUMENT "+strconv.Itoa(i+1), tag, doc)
 	}
+	b.WriteString("\n")
+	writeAnswer(&b, req, schema)
+	return b.String()
+}
 
-	b.WriteString("\n# Your answer\n")
+// writeAnswer writes the shape of the judge's answer.
+func writeAnswer(b *strings.Builder, req evalkit.JudgeRequest, schema json.RawMessage) {
+	scale := req.Scale.OrDefault()
+	lo, hi := formatNumber(scale.Min), formatNumber(scale.Max)
+	b.WriteString("# Your answer\n")
 	if req.Format != nil {
 		// A declared verdict format: its own instructions, not JSON.
 		if req.ContentB != "" {
@@ -168,12 +191,11 @@ func renderUser(req evalkit.JudgeRequest, schema json.RawMessage) string {
 			q, _ := json.Marshal(l)
 			quoted[i] = string(q)
 		}
-		fmt.Fprintf(&b, "Work out your assessment first, then the score and the label: the one of %s that fits the content against the criteria. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>, \"label\": <one of %s>}\n",
+		fmt.Fprintf(b, "Work out your assessment first, then the score and the label: the one of %s that fits the content against the criteria. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>, \"label\": <one of %s>}\n",
 			strings.Join(quoted, ", "), lo, hi, strings.Join(quoted, ", "))
 	} else {
-		fmt.Fprintf(&b, "Work out your assessment first, then the score. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>}\n", lo, hi)
+		fmt.Fprintf(b, "Work out your assessment first, then the score. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>}\n", lo, hi)
 	}
-	return b.String()
 }
 
 func kindSentence(kind evalkit.ContentKind) string {
@@ -212,7 +234,7 @@ func writeBlock(b *strings.Builder, name, tag, text string) {
 // its own hash to forge an end marker. In the unlikely case that some block
 // holds the tag anyway, a counter goes into the hash until none does.
 func blockTag(req evalkit.JudgeRequest) string {
-	data := append([]string{req.Input, req.Content, req.Reference}, req.Context...)
+	data := append(append([]string{req.Input, req.Content, req.Reference}, req.Context...), req.References...)
 	if req.ContentB != "" {
 		data = append(data, req.ContentB)
 	}

@@ -5,6 +5,7 @@
 package secret
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strconv"
@@ -251,6 +252,21 @@ func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
 		v.Games = append([]evalkit.Verdict(nil), v.Games...)
 		for i := range v.Games {
 			RedactVerdict(&v.Games[i], f)
+		}
+	}
+	if v.ToolCalls != nil {
+		v.ToolCalls = append([]evalkit.JudgeToolCall(nil), v.ToolCalls...)
+		for i := range v.ToolCalls {
+			c := &v.ToolCalls[i]
+			c.Result, c.Error = f(c.Result), f(c.Error)
+			if len(c.Args) > 0 {
+				a := f(string(c.Args))
+				if !json.Valid([]byte(a)) {
+					b, _ := json.Marshal(a) // the redacted text, kept as a string
+					a = string(b)
+				}
+				c.Args = json.RawMessage(a)
+			}
 		}
 	}
 }
