@@ -20,12 +20,7 @@ import (
 // fake (judgefake.BagOfWords) is asked directly. Its calls stop at the
 // test's deadline (see Context).
 func WithEmbedder(e evalkit.Embedder) Option {
-	return func(t *T) {
-		t.x.embedder = nil
-		if e != nil {
-			t.x.embedder = waitingEmbedder{e}
-		}
-	}
+	return func(t *T) { t.x.embedder = e }
 }
 
 // SetExpectation is a chain of checks over several transcripts at once —

@@ -142,7 +142,11 @@ func (w waitingClassifier) Classify(ctx context.Context, req evalkit.ClassifyReq
 type waitingEmbedder struct{ e evalkit.Embedder }
 
 func (w waitingEmbedder) Embed(ctx context.Context, texts []string) ([][]float64, error) {
-	return deadline.Wait(ctx, fmt.Sprintf("embedder %T (%d texts)", w.e, len(texts)), func(ctx context.Context) ([][]float64, error) {
+	var live any = w.e
+	if r, ok := w.e.(recordedEmbedder); ok {
+		live = r.live // name the user's embedder, not evaltest's wrapper
+	}
+	return deadline.Wait(ctx, fmt.Sprintf("embedder %T (%d texts)", live, len(texts)), func(ctx context.Context) ([][]float64, error) {
 		return w.e.Embed(ctx, texts)
 	})
 }

@@ -26,7 +26,8 @@ func (t *T) embedder() evalkit.Embedder {
 	if t.x.embedder == nil {
 		return nil
 	}
-	return recordedEmbedder{t: t, live: t.x.embedder}
+	// The deadline wraps the whole call, recorded or live (see Context).
+	return waitingEmbedder{recordedEmbedder{t: t, live: t.x.embedder}}
 }
 
 // Embed implements evalkit.Embedder.
