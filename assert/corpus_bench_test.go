@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/internal/benchdata"
 )
@@ -175,4 +176,111 @@ func BenchmarkCorpusChecks(b *testing.B) {
 			b.ReportMetric(ratio, "x-baseline")
 		})
 	}
+}
+
+// toolArgsTwins returns, for each corpus run whose ground-truth tool_args
+// fails although every expected tool was called, the failing check and a
+// passing twin: the same expected calls, each asking, of the ground
+// truth's argument keys, the values of an actual call to its tool (the
+// latest not taken by another), so the two differ only in the verdict.
+func toolArgsTwins(tb testing.TB) (names []string, failing, passing []assert.Check, trs []*evalkit.Transcript) {
+	tb.Helper()
+	runs, err := benchdata.CorpusRuns()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx := context.Background()
+	for i := range runs {
+		r := &runs[i]
+		calls := r.Transcript.ToolCalls()
+		used := make([]bool, len(calls))
+		var want, twin []assert.ExpectedCall
+		ok := true
+		for _, a := range r.Expected {
+			want = append(want, assert.ExpectedCall{Tool: a.Name, Args: a.Kwargs})
+			pick := -1
+			for j := len(calls) - 1; j >= 0; j-- {
+				if !used[j] && calls[j].Name == a.Name {
+					pick = j
+					break
+				}
+			}
+			if pick < 0 {
+				ok = false
+				break
+			}
+			used[pick] = true
+			args, err := calls[pick].Arguments()
+			if err != nil {
+				ok = false
+				break
+			}
+			kw := map[string]any{}
+			for k := range a.Kwargs {
+				if v, has := args[k]; has {
+					kw[k] = v
+				}
+			}
+			twin = append(twin, assert.ExpectedCall{Tool: a.Name, Args: kw})
+		}
+		if !ok {
+			continue
+		}
+		f, p := assert.ToolArgs{Calls: want}, assert.ToolArgs{Calls: twin}
+		fr, err1 := f.Check(ctx, r.Transcript)
+		pr, err2 := p.Check(ctx, r.Transcript)
+		if err1 != nil || err2 != nil || !pr.Passed {
+			tb.Fatalf("%s: twin of tool_args: %v %v %s", r.Name, err1, err2, pr.Summary)
+		}
+		if fr.Passed {
+			continue
+		}
+		names = append(names, r.Name)
+		failing, passing, trs = append(failing, f), append(passing, p), append(trs, r.Transcript)
+	}
+	if len(names) == 0 {
+		tb.Fatal("no failing tool_args run with a twin")
+	}
+	return names, failing, passing, trs
+}
+
+// BenchmarkCorpusToolArgs runs tool_args with the ground truth on the real
+// runs it fails although every expected tool was called (each failure
+// explains the closest call: the costly case), against the same check on
+// the same runs with expected calls that pass (toolArgsTwins). The target
+// is failing ≤ 3× passing. failing+diff also reads each failure's diff
+// (Result.DiffText), as a failure message shows it.
+func BenchmarkCorpusToolArgs(b *testing.B) {
+	_, failing, passing, trs := toolArgsTwins(b)
+	ctx := context.Background()
+	all := func(checks []assert.Check, diff bool) func() {
+		return func() {
+			for i, c := range checks {
+				res, err := c.Check(ctx, trs[i])
+				if err != nil {
+					b.Fatal(err)
+				}
+				if diff {
+					_ = res.DiffText()
+				}
+			}
+		}
+	}
+	for _, v := range []struct {
+		name string
+		run  func()
+	}{{"baseline=passing", all(passing, false)}, {"failing", all(failing, false)}, {"failing+diff", all(failing, true)}} {
+		b.Run(v.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				v.run()
+			}
+		})
+	}
+	b.Run("paired/failing", func(b *testing.B) {
+		b.ReportMetric(benchdata.Paired(b, all(passing, false), all(failing, false)), "x-baseline")
+	})
+	b.Run("paired/failing+diff", func(b *testing.B) {
+		b.ReportMetric(benchdata.Paired(b, all(passing, false), all(failing, true)), "x-baseline")
+	})
 }
