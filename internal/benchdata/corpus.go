@@ -501,11 +501,16 @@ func (h *Hand) Check(i int) string {
 				return fmt.Sprintf("contains: answer lacks %q", p)
 			}
 		}
-	case 1:
-		h.text()
-		for _, p := range excluded {
-			if strings.Contains(h.lower, strings.ToLower(p)) {
-				return fmt.Sprintf("content_excludes: answer says %q", p)
+	case 1: // every assistant message: what an agent must not say, it must never say
+		for _, m := range h.msgs {
+			if m.Role != "assistant" || m.Content == nil || *m.Content == "" {
+				continue
+			}
+			lower := strings.ToLower(*m.Content)
+			for _, p := range excluded {
+				if strings.Contains(lower, strings.ToLower(p)) {
+					return fmt.Sprintf("content_excludes: the agent says %q", p)
+				}
 			}
 		}
 	case 2:
