@@ -697,6 +697,11 @@ func (d *fastDec) messages(top bool) ([]Message, bool) {
 		msgs = append(msgs, m)
 		d.space()
 		if d.eat(']') {
+			if cap(msgs)-len(msgs) > len(msgs)/8 {
+				// A transcript is kept, often for the whole test: its
+				// memory is its messages, not the room append left.
+				msgs = append(make([]Message, 0, len(msgs)), msgs...)
+			}
 			return msgs, true
 		}
 		if !d.eat(',') {
