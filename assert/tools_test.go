@@ -550,7 +550,7 @@ func TestToolChecksTauBench(t *testing.T) {
 	require.NoError(t, err)
 	testify.False(t, res.Passed)
 	testify.Equal(t, "book_reservation (call 8): payment_methods[1].amount: got 55, want 56", res.Summary, "both bookings differ once; the latest is shown")
-	testify.Contains(t, res.Diff, "56")
+	testify.Contains(t, res.DiffText(), "56")
 
 	res, err = assert.NoToolErrors{}.Check(ctx, tr)
 	require.NoError(t, err)
@@ -608,7 +608,7 @@ func TestToolChecksOnEveryTauBenchRun(t *testing.T) {
 func requireBounded(t *testing.T, what string, res assert.Result, err error) {
 	t.Helper()
 	const line, total = 4 << 10, 16 << 10
-	texts := []string{res.Summary, res.Diff}
+	texts := []string{res.Summary, res.DiffText()}
 	if err != nil {
 		texts = append(texts, err.Error())
 	}
@@ -690,9 +690,9 @@ func TestToolChecksBoundedOutput(t *testing.T) {
 	require.NoError(t, err)
 	requireBounded(t, "tool_args, 10 MB value", res, err)
 	testify.Equal(t, `note (call 1): text: got [10485740 bytes]…"xxxxxxxxxxxxxxxxxxxxY", want [10485740 bytes]…"xxxxxxxxxxxxxxxxxxxxX"`, res.Summary)
-	testify.Contains(t, cmpText(res.Diff), `[10485694 bytes]…xxx`, "the diff shows the strings from near their difference")
-	testify.Contains(t, cmpText(res.Diff), `"X"`)
-	testify.Contains(t, cmpText(res.Diff), `"Y"`)
+	testify.Contains(t, cmpText(res.DiffText()), `[10485694 bytes]…xxx`, "the diff shows the strings from near their difference")
+	testify.Contains(t, cmpText(res.DiffText()), `"X"`)
+	testify.Contains(t, cmpText(res.DiffText()), `"Y"`)
 
 	// Errors name bounded values too.
 	for name, c := range map[string]assert.Check{

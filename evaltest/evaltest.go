@@ -224,9 +224,9 @@ func writeOutcome(b *strings.Builder, label string, res assert.Result, err error
 		}
 		fmt.Fprintf(b, "\n%s: %s", textnorm.Excerpt(d.Label, maxLabel), textnorm.Excerpt(d.Text, maxLine))
 	}
-	if res.Diff != "" {
+	if diff := res.DiffText(); diff != "" {
 		b.WriteString("\ndiff (-want +got):\n")
-		b.WriteString(textnorm.Excerpt(strings.TrimRight(res.Diff, "\n"), maxDiff))
+		b.WriteString(textnorm.Excerpt(strings.TrimRight(diff, "\n"), maxDiff))
 	}
 }
 
