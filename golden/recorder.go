@@ -350,11 +350,12 @@ func compact(raw json.RawMessage) string {
 	return b.String()
 }
 
-// clean redacts s for writing: the identity's credential values, the
-// shapes of credentials, then the user's hook.
+// clean redacts s for writing: the process's one redactor
+// (internal/secret: the secrets it knows — the judge's own key and
+// header values among them — and credential shapes) with the identity's
+// credential values, then the user's hook.
 func (r *Recorder) clean(s string) string {
 	s = secret.Redact(s, r.id.secrets)
-	s = secret.RedactShapes(s)
 	if r.st.redact != nil {
 		s = r.st.redact(s)
 	}

@@ -94,9 +94,6 @@ type httpStore struct {
 	exists   bool
 	sum      string
 	partial  bool
-
-	cacheMu sync.Mutex
-	shapes  map[string]string // long text → its credential shapes redacted
 }
 
 // httpCall is a live exchange that other identical requests wait for.
@@ -254,6 +251,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := req.Context().Err(); err != nil {
 		return nil, err
 	}
+	learnRequest(req)
 	st := t.st
 	if st.mode == ModeLive {
 		return t.live.RoundTrip(withBody(req, body))
@@ -331,7 +329,7 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		if len(codings) > 0 {
 			src = &decodedStream{src: src, codings: codings}
 		}
-		sb := &streamBody{src: src, clean: t.clean, in: in}
+		sb := &streamBody{src: src, red: newSSERedactor(t.redact), hook: t.redact, in: in}
 		what := req.Method + " " + req.URL.Path
 		t.mu.Lock()
 		if t.open == nil {
@@ -424,47 +422,17 @@ func (t *Transport) fillBody(r *HTTPResponse, data []byte) error {
 	return nil
 }
 
-// clean redacts text for writing: credential shapes, then the user's
-// hook.
+// clean redacts text for writing: the process's one redactor
+// (internal/secret: the secrets it knows, credential shapes), then the
+// user's hook. It is fast enough (about a millisecond a megabyte) that an
+// agent's conversation, sent again with every call, is scanned whole
+// each time.
 func (t *Transport) clean(s string) string {
-	s = t.st.redactShapes(s)
+	s = secret.Clean(s)
 	if t.redact != nil {
 		s = t.redact(s)
 	}
 	return s
-}
-
-// Bounds on the store's cache of redacted text: strings shorter than
-// minCached bytes are redacted each time, and at most maxCached are kept.
-const (
-	minCached = 256
-	maxCached = 1024
-)
-
-// redactShapes is secret.RedactShapes, remembered for long strings: an
-// agent sends its prompt and the conversation so far again with every
-// call, and scanning them for credential shapes each time would make a
-// conversation's cost grow with the square of its length.
-func (st *httpStore) redactShapes(s string) string {
-	if len(s) < minCached {
-		return secret.RedactShapes(s)
-	}
-	st.cacheMu.Lock()
-	r, ok := st.shapes[s]
-	st.cacheMu.Unlock()
-	if ok {
-		return r
-	}
-	r = secret.RedactShapes(s)
-	st.cacheMu.Lock()
-	if st.shapes == nil {
-		st.shapes = map[string]string{}
-	}
-	if len(st.shapes) < maxCached {
-		st.shapes[s] = r
-	}
-	st.cacheMu.Unlock()
-	return r
 }
 
 // MarkPartial says the run using this recording did not run everything
@@ -671,13 +639,17 @@ func (r *eventReader) Read(p []byte) (int, error) {
 func (r *eventReader) Close() error { return nil }
 
 // streamBody passes a live event stream to the client event by event,
-// each redacted as it will replay, and records it; the recording is filed
-// when the stream ends.
+// each redacted with the text before it as it comes, and records it; the
+// recording is filed when the stream ends, its events redacted together
+// (see sseRedactor), so a key the model streams across events is not in
+// it, whole or in part.
 type streamBody struct {
-	src   io.ReadCloser
-	clean func(string) string
-	in    Interaction
-	done  func(Interaction, error)
+	src  io.ReadCloser
+	red  *sseRedactor        // the client's; nil: nothing redacted
+	hook func(string) string // the user's WithRedact, for the recording
+	raws [][]byte            // the events received, for the recording
+	in   Interaction
+	done func(Interaction, error)
 
 	mu       sync.Mutex
 	buf      []byte // received, not yet a whole event
@@ -723,6 +695,13 @@ func (s *streamBody) fill() {
 				s.emit(s.buf) // an unterminated tail, kept whole
 				s.buf = nil
 			}
+			if s.red != nil {
+				rec := newSSERedactor(s.hook)
+				for _, raw := range s.raws {
+					rec.add(raw, false)
+				}
+				s.in.Response.Events = append(s.in.Response.Events, rec.finish()...)
+			}
 			s.end(nil)
 			return
 		}
@@ -732,11 +711,19 @@ func (s *streamBody) fill() {
 	}
 }
 
-// emit records one event and queues it, redacted, for the client.
+// emit takes one event: queued for the client, redacted, and kept for
+// the recording.
 func (s *streamBody) emit(raw []byte) {
-	ev := parseEvent(raw, s.clean)
-	s.in.Response.Events = append(s.in.Response.Events, ev)
-	s.out = append(s.out, ev.bytes()...)
+	if s.red == nil {
+		ev := parseEvent(raw, func(s string) string { return s })
+		s.in.Response.Events = append(s.in.Response.Events, ev)
+		s.out = append(s.out, ev.bytes()...)
+		return
+	}
+	s.raws = append(s.raws, bytes.Clone(raw))
+	for _, ev := range s.red.add(raw, true) {
+		s.out = append(s.out, ev.bytes()...)
+	}
 }
 
 // end finishes the stream: it is recorded when err is nil.

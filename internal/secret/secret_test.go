@@ -69,7 +69,7 @@ func TestSecretFind(t *testing.T) {
 		"sk-test-AAAA1111",
 	} {
 		assert.NotEmpty(t, secret.Find(s), s)
-		red := secret.RedactShapes(s)
+		red := secret.Clean(s)
 		assert.Contains(t, red, secret.Redacted, s)
 		assert.Empty(t, secret.Find(red), "redacted, %q has nothing left to find", red)
 	}
@@ -89,8 +89,8 @@ func TestSecretFind(t *testing.T) {
 
 func TestSecretRedactShapes(t *testing.T) {
 	assert.Equal(t, "Authorization: Bearer [redacted], key=[redacted]&alt=json",
-		secret.RedactShapes("Authorization: Bearer sk-test-AAAA1111, key=AIzaTEST3333&alt=json"))
-	assert.Equal(t, "no secret here", secret.RedactShapes("no secret here"))
+		secret.Clean("Authorization: Bearer sk-test-AAAA1111, key=AIzaTEST3333&alt=json"))
+	assert.Equal(t, "no secret here", secret.Clean("no secret here"))
 	f := secret.Find("Bearer sk-test-AAAA1111")
 	assert.Equal(t, "sk-t… (16 bytes)", f[0].Masked, "a finding never holds the secret")
 }
@@ -174,7 +174,7 @@ func TestSecretFindAtScale(t *testing.T) {
 	}
 	found := secret.Find(b.String())
 	assert.Len(t, found, 200_000)
-	assert.NotContains(t, secret.RedactShapes(b.String()), "sk-test-")
+	assert.NotContains(t, secret.Clean(b.String()), "sk-test-")
 }
 
 // Redacting a megabyte of prose with no credential, of prose naming
@@ -189,7 +189,7 @@ func BenchmarkRedactShapes(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(tc.text)))
 			for b.Loop() {
-				secret.RedactShapes(tc.text)
+				secret.Clean(tc.text)
 			}
 		})
 	}
