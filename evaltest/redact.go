@@ -64,7 +64,7 @@ func (r *redactingTB) Error(args ...any) {
 
 func (r *redactingTB) Errorf(format string, args ...any) {
 	r.TB.Helper()
-	r.TB.Error(secret.Clean(fmt.Sprintf(format, args...)))
+	r.TB.Errorf("%s", secret.Clean(fmt.Sprintf(format, args...)))
 }
 
 func (r *redactingTB) Fatal(args ...any) {
@@ -74,7 +74,7 @@ func (r *redactingTB) Fatal(args ...any) {
 
 func (r *redactingTB) Fatalf(format string, args ...any) {
 	r.TB.Helper()
-	r.TB.Fatal(secret.Clean(fmt.Sprintf(format, args...)))
+	r.TB.Fatalf("%s", secret.Clean(fmt.Sprintf(format, args...)))
 }
 
 func (r *redactingTB) Log(args ...any) {
@@ -84,7 +84,7 @@ func (r *redactingTB) Log(args ...any) {
 
 func (r *redactingTB) Logf(format string, args ...any) {
 	r.TB.Helper()
-	r.TB.Log(secret.Clean(fmt.Sprintf(format, args...)))
+	r.TB.Logf("%s", secret.Clean(fmt.Sprintf(format, args...)))
 }
 
 func (r *redactingTB) Skip(args ...any) {
@@ -94,7 +94,7 @@ func (r *redactingTB) Skip(args ...any) {
 
 func (r *redactingTB) Skipf(format string, args ...any) {
 	r.TB.Helper()
-	r.TB.Skip(secret.Clean(fmt.Sprintf(format, args...)))
+	r.TB.Skipf("%s", secret.Clean(fmt.Sprintf(format, args...)))
 }
 
 // Attr reports a test attribute (a JUnit property through gotestsum),

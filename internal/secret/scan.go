@@ -26,10 +26,14 @@ type anchor struct {
 // table is what a scan looks anchors up in: the shapes' anchors and the
 // known values', by the pair of bytes they start with.
 type table struct {
-	bits    [1 << 10]uint64 // pair → may an anchor start with it
-	byPair  map[uint16][]anchor
+	bits    [1 << 10]uint64  // pair → may an anchor start with it
+	short   [1 << 10]uint64  // pair → an anchor of two bytes is it
+	bits3   [1 << 10]uint64  // hash of three bytes → may an anchor start with them
+	idx     *[1 << 16]uint32 // pair → index in lists, from 1
+	lists   [][]anchor
 	values  []known
-	longest int // the longest value, in bytes
+	longest int  // the longest value, in bytes
+	quotes  bool // a value holds `"` or `\`: JSON's \" and \\ are decoded
 }
 
 // known is a secret value the process knows, and its label.
@@ -39,12 +43,33 @@ type known struct {
 
 func pair(a, b byte) uint16 { return uint16(a)<<8 | uint16(b) }
 
-func (t *table) add(p uint16, a anchor) {
+// hash3 hashes three bytes into 16 bits.
+func hash3(a, b, c byte) uint16 {
+	return uint16((uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 2654435761 >> 16)
+}
+
+// add files a under the pair p its first bytes make, and under the
+// hashes of the first three bytes it may start with (firsts), or as a
+// two-byte anchor.
+func (t *table) add(p uint16, a anchor, firsts []string) {
 	t.bits[p>>6] |= 1 << (p & 63)
-	if t.byPair == nil {
-		t.byPair = map[uint16][]anchor{}
+	for _, f := range firsts {
+		if len(f) < 3 {
+			t.short[p>>6] |= 1 << (p & 63)
+			continue
+		}
+		h := hash3(f[0], f[1], f[2])
+		t.bits3[h>>6] |= 1 << (h & 63)
 	}
-	t.byPair[p] = append(t.byPair[p], a)
+	if t.idx == nil {
+		t.idx = new([1 << 16]uint32)
+		t.lists = [][]anchor{nil}
+	}
+	if t.idx[p] == 0 {
+		t.idx[p] = uint32(len(t.lists))
+		t.lists = append(t.lists, nil)
+	}
+	t.lists[t.idx[p]] = append(t.lists[t.idx[p]], a)
 }
 
 // variants lists how a lower-case letter may be written under (?i): its
@@ -69,31 +94,47 @@ func newTable(vals []known, withShapes bool) *table {
 			break
 		}
 		for _, p := range sh.prefixes {
-			t.add(pair(p[0], p[1]), anchor{lit: p, shape: si})
+			t.add(pair(p[0], p[1]), anchor{lit: p, shape: si}, []string{p[:min(3, len(p))]})
 		}
 		for _, w := range sh.words {
-			seen := map[uint16]bool{}
-			for _, a := range variants(w[0]) {
-				firsts := []string{a}
-				if len(a) == 1 {
-					firsts = variants(w[1])
+			// Every way the word's first three letters may be written,
+			// filed by the pair of bytes each starts with.
+			byPair := map[uint16][]string{}
+			var order []uint16
+			for _, v := range spellings(w[:3]) {
+				p := pair(v[0], v[1])
+				if _, ok := byPair[p]; !ok {
+					order = append(order, p)
 				}
-				for _, b := range firsts {
-					k := a + b
-					p := pair(k[0], k[1])
-					if !seen[p] {
-						seen[p] = true
-						t.add(p, anchor{lit: w, fold: true, shape: si})
-					}
-				}
+				byPair[p] = append(byPair[p], v[:3])
+			}
+			for _, p := range order {
+				t.add(p, anchor{lit: w, fold: true, shape: si}, byPair[p])
 			}
 		}
 	}
 	for vi, v := range vals {
-		t.add(pair(v.value[0], v.value[1]), anchor{lit: v.value, shape: -1, value: vi})
+		t.quotes = t.quotes || strings.ContainsAny(v.value, `"\`)
+		t.add(pair(v.value[0], v.value[1]), anchor{lit: v.value, shape: -1, value: vi}, []string{v.value[:3]})
 		t.longest = max(t.longest, len(v.value))
 	}
 	return t
+}
+
+// spellings lists every way w (lower-case ASCII) may be written under
+// (?i), letter by letter (see variants).
+func spellings(w string) []string {
+	out := []string{""}
+	for i := 0; i < len(w); i++ {
+		var next []string
+		for _, o := range out {
+			for _, v := range variants(w[i]) {
+				next = append(next, o+v)
+			}
+		}
+		out = next
+	}
+	return out
 }
 
 // foldWord returns the length in s of word (lower-case ASCII) at s[at:],
@@ -127,7 +168,15 @@ func (t *table) scan(s string) []hit {
 		if t.bits[p>>6]&(1<<(p&63)) == 0 {
 			continue
 		}
-		for _, a := range t.byPair[p] {
+		if t.short[p>>6]&(1<<(p&63)) == 0 {
+			if i+2 >= len(s) {
+				continue
+			}
+			if h := hash3(s[i], s[i+1], s[i+2]); t.bits3[h>>6]&(1<<(h&63)) == 0 {
+				continue
+			}
+		}
+		for _, a := range t.lists[t.idx[p]] {
 			n := len(a.lit)
 			if a.fold {
 				if n = foldWord(s, i, a.lit); n == 0 {
@@ -172,15 +221,13 @@ func (t *table) cutValue(s string, at, vi int, hits *[]hit) {
 // the text decoded, and their encoded runs returned.
 func (t *table) find(s string) []hit {
 	hits := t.scan(s)
-	if hasEscape(s) {
-		from := make([]int, 0, len(s)+1)
-		dec := decodeEscapes(s, &from)
-		from = append(from, len(s))
-		if dec != s {
-			for _, h := range t.scan(dec) {
-				h.start, h.end = from[h.start], from[h.end]
-				hits = append(hits, h)
-			}
+	// Around each escape, the text decoded: a secret written with one is
+	// found within escWindow of it.
+	for _, w := range escapeWindows(s, t.quotes) {
+		dec, esc := decodeEscapes(s[w[0]:w[1]], t.quotes)
+		for _, h := range t.scan(dec) {
+			h.start, h.end = w[0]+rawStart(esc, h.start), w[0]+rawEnd(esc, h.end)
+			hits = append(hits, h)
 		}
 	}
 	return merge(hits)
@@ -226,42 +273,135 @@ func apply(s string, hits []hit) string {
 	return b.String()
 }
 
-// hasEscape reports whether s holds a percent or JSON escape that
-// decodes: "%2D", "\u002d", "\/", "\\" or "\"".
-func hasEscape(s string) bool {
-	for i := strings.IndexAny(s, `%\`); i >= 0 && i < len(s); {
-		if n, _ := escape(s, i); n > 0 {
-			return true
+// escWindow is how far around an escape the text is decoded and scanned
+// again: farther than most secrets are long (a private key with escapes
+// has them every line, so its windows join).
+const escWindow = 2048
+
+// nextEscape returns the offset of the next '%' or '\' at or after i, or
+// len(s); pct and bs remember the next of each found so far (-1: none
+// looked for yet), so each byte is searched once, by IndexByte.
+func nextEscape(s string, i int, pct, bs *int) int {
+	if *pct < i {
+		if *pct = strings.IndexByte(s[i:], '%'); *pct >= 0 {
+			*pct += i
+		} else {
+			*pct = len(s)
 		}
-		j := strings.IndexAny(s[i+1:], `%\`)
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
 	}
-	return false
+	if *bs < i {
+		if *bs = strings.IndexByte(s[i:], '\\'); *bs >= 0 {
+			*bs += i
+		} else {
+			*bs = len(s)
+		}
+	}
+	return min(*pct, *bs)
 }
 
-// decodeEscapes returns s with its percent and JSON escapes decoded, and
-// appends to from, for each decoded byte, the offset in s where it
-// starts.
-func decodeEscapes(s string, from *[]int) string {
-	dec := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		n, b := escape(s, i)
-		if n == 0 {
-			*from = append(*from, i)
-			dec = append(dec, s[i])
-			i++
+// kept reports whether the escape at s[i] is left as written: JSON's \\
+// and \" unless quotes (no credential shape holds them, only a value
+// that has a quote or a backslash).
+func kept(s string, i int, quotes bool) bool {
+	return !quotes && s[i] == '\\' && (s[i+1] == '\\' || s[i+1] == '"')
+}
+
+// escapeWindows returns the spans of s, joined where they meet, within
+// escWindow of a percent or JSON escape that decodes: "%2D", "\u002d",
+// "\/", and with quotes "\\" and "\"".
+func escapeWindows(s string, quotes bool) [][2]int {
+	var out [][2]int
+	pct, bs := -1, -1
+	for i := 0; ; {
+		if i = nextEscape(s, i, &pct, &bs); i >= len(s) {
+			return out
+		}
+		n, _ := escape(s, i)
+		if n == 0 || kept(s, i, quotes) {
+			i += max(n, 1)
 			continue
 		}
-		for range b {
-			*from = append(*from, i)
+		lo, hi := max(0, i-escWindow), min(len(s), i+n+escWindow)
+		if k := len(out) - 1; k >= 0 && lo <= out[k][1] {
+			out[k][1] = hi
+		} else {
+			out = append(out, [2]int{lo, hi})
 		}
-		dec = append(dec, b...)
 		i += n
 	}
-	return string(dec)
+}
+
+// esc is one escape decoded: where it starts in the decoded text and in
+// the raw, and its lengths in each.
+type esc struct{ dec, raw, decLen, rawLen int }
+
+// decodeEscapes returns s with its percent and JSON escapes decoded (but
+// for those kept), and the escapes, in order: what maps an offset in the
+// decoded text back to s (rawStart, rawEnd). Between escapes the two are
+// alike, so the map is as small as the escapes are few.
+func decodeEscapes(s string, quotes bool) (string, []esc) {
+	dec := make([]byte, 0, len(s))
+	var escs []esc
+	pct, bs := -1, -1
+	for i := 0; i < len(s); {
+		j := nextEscape(s, i, &pct, &bs)
+		dec = append(dec, s[i:j]...)
+		if i = j; i >= len(s) {
+			break
+		}
+		n, b := escape(s, i)
+		switch {
+		case n == 0:
+			dec = append(dec, s[i])
+			i++
+		case kept(s, i, quotes):
+			dec = append(dec, s[i:i+2]...)
+			i += 2
+		default:
+			escs = append(escs, esc{dec: len(dec), raw: i, decLen: len(b), rawLen: n})
+			dec = append(dec, b...)
+			i += n
+		}
+	}
+	return string(dec), escs
+}
+
+// rawStart maps a decoded offset where a secret starts to the raw text: a
+// start inside an escape's bytes is the escape's start.
+func rawStart(escs []esc, d int) int {
+	k, _ := slices.BinarySearchFunc(escs, d, func(e esc, d int) int { return cmpInt(e.dec, d+1) })
+	if k == 0 {
+		return d
+	}
+	e := escs[k-1]
+	if d < e.dec+e.decLen {
+		return e.raw
+	}
+	return e.raw + e.rawLen + d - e.dec - e.decLen
+}
+
+// rawEnd maps a decoded offset where a secret ends to the raw text: an
+// end inside an escape's bytes is the escape's end.
+func rawEnd(escs []esc, d int) int {
+	k, _ := slices.BinarySearchFunc(escs, d, func(e esc, d int) int { return cmpInt(e.dec, d) })
+	if k == 0 {
+		return d
+	}
+	e := escs[k-1]
+	if d < e.dec+e.decLen {
+		return e.raw + e.rawLen
+	}
+	return e.raw + e.rawLen + d - e.dec - e.decLen
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // escape reads the escape at s[i], if one starts there: "%2D", or JSON's

@@ -89,10 +89,14 @@ func Field(name string) bool {
 }
 
 // fieldName is a name as Field compares it: lower case, letters and
-// digits only.
+// digits only, ſ and the Kelvin sign read as s and k.
 func fieldName(name string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
+		case r == 'ſ': // as (?i) reads it
+			return 's'
+		case r == '\u212a': // the Kelvin sign
+			return 'k'
 		case r >= 'A' && r <= 'Z':
 			return r + 'a' - 'A'
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
@@ -310,7 +314,7 @@ type Finding struct {
 	// Label is its kind as a label names it: "openai-key".
 	Label string
 	// Masked is the secret's first four bytes and its length, never the
-	// secret: "sk-t… (16 bytes)".
+	// secret: "sk-t (4 of 16 bytes)".
 	Masked     string
 	start, end int
 }
@@ -361,5 +365,6 @@ func mask(s string) string {
 	if len(head) > 4 {
 		head = head[:4]
 	}
-	return head + "… (" + strconv.Itoa(len(s)) + " bytes)"
+	// No "…" after it: that would read as a secret cut short.
+	return head + " (" + strconv.Itoa(len(head)) + " of " + strconv.Itoa(len(s)) + " bytes)"
 }
