@@ -20,12 +20,14 @@ import (
 // nothing in the events after. Data that is not JSON, and events kept
 // raw, are channels of their own.
 //
-// A Transport uses two: the client gets each event as it comes, redacted
-// with what came before it (the head of a key cut across events, not yet
-// recognizable, may reach it, as the live API sent it), so a streaming
-// client never waits; the recording is made when the stream ends, from
-// all its events together, so it holds no part of a key whatever the
-// cuts.
+// A Transport uses two. The client gets each event once the text after
+// it settles it (secret.Stream: its channels' text up to their last white
+// space), as it will replay; if the live stream pauses for StreamIdle,
+// what is held is passed on then, so a client waiting for an event is
+// never stuck (a key cut by such a pause may then reach the client in
+// part, as the live API sent it). The recording is made when the stream
+// ends, from all its events together, so it holds no part of a key
+// whatever the cuts and pauses.
 
 // sseRedactor redacts the events of one live stream.
 type sseRedactor struct {
@@ -70,8 +72,12 @@ func (r *sseRedactor) add(raw []byte, now bool) []Event {
 	return r.release(now)
 }
 
-// finish returns every event held back: the stream has ended.
+// finish returns every event held back: the stream has ended, or
+// pauses.
 func (r *sseRedactor) finish() []Event { return r.release(true) }
+
+// held reports whether events are held back.
+func (r *sseRedactor) held() bool { return len(r.pending) > 0 }
 
 func (r *sseRedactor) channel(name string) *secret.Stream {
 	ch := r.chans[name]

@@ -639,10 +639,13 @@ func (r *eventReader) Read(p []byte) (int, error) {
 func (r *eventReader) Close() error { return nil }
 
 // streamBody passes a live event stream to the client event by event,
-// each redacted with the text before it as it comes, and records it; the
-// recording is filed when the stream ends, its events redacted together
-// (see sseRedactor), so a key the model streams across events is not in
-// it, whole or in part.
+// redacted as it will replay, and records it; the recording is filed when
+// the stream ends, its events redacted together (see sseRedactor), so a
+// key the model streams across events is not in it, whole or in part.
+// The client gets an event once the text after it settles it (its last
+// word may be the head of a key), or once the live stream has sent
+// nothing for StreamIdle, so a client that waits for an event before the
+// server sends the next is never stuck.
 type streamBody struct {
 	src  io.ReadCloser
 	red  *sseRedactor        // the client's; nil: nothing redacted
@@ -652,9 +655,10 @@ type streamBody struct {
 	done func(Interaction, error)
 
 	mu       sync.Mutex
-	buf      []byte // received, not yet a whole event
-	out      []byte // redacted, not yet read by the client
-	srcErr   error  // the live stream's read error, io.EOF at its end
+	chunks   chan streamChunk // what the reader goroutine read, once started
+	buf      []byte           // received, not yet a whole event
+	out      []byte           // redacted, not yet read by the client
+	srcErr   error            // the live stream's read error, io.EOF at its end
 	finished bool
 	scanned  int         // the bytes of buf searched for an event's end
 	err      error       // what Read returns once out is drained
@@ -675,18 +679,52 @@ func (s *streamBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// StreamIdle is how long a live stream may send nothing before the
+// events held back for the client (see streamBody) are passed on.
+const StreamIdle = 50 * time.Millisecond
+
+// streamChunk is one read of the live stream.
+type streamChunk struct {
+	data []byte
+	err  error
+}
+
+// read starts the goroutine that reads the live stream, until it ends or
+// fails: fill waits for its chunks, or for StreamIdle.
+func (s *streamBody) read() {
+	s.chunks = make(chan streamChunk, 1)
+	go func() {
+		for {
+			buf := make([]byte, 4096)
+			n, err := s.src.Read(buf)
+			s.chunks <- streamChunk{buf[:n], err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+}
+
 // fill reads from the live stream until an event is whole or the stream
 // ends. s.mu is held.
 func (s *streamBody) fill() {
-	chunk := make([]byte, 4096)
+	if s.chunks == nil {
+		s.read()
+	}
 	for {
 		if ev, rest, ok := cutEventFrom(s.buf, max(0, s.scanned-3)); ok {
 			s.buf, s.scanned = rest, 0
 			s.emit(ev)
-			return
+			if len(s.out) > 0 {
+				return
+			}
+			continue
 		}
 		s.scanned = len(s.buf) // no event ends before: a long event is searched once, not per read
 		if s.srcErr != nil {
+			if s.red != nil && !errors.Is(s.srcErr, io.EOF) {
+				s.queue(s.red.finish()) // what came, though nothing is recorded
+			}
 			if !errors.Is(s.srcErr, io.EOF) {
 				s.end(fmt.Errorf("golden: reading the live event stream: %w", s.srcErr))
 				return
@@ -696,18 +734,34 @@ func (s *streamBody) fill() {
 				s.buf = nil
 			}
 			if s.red != nil {
+				s.queue(s.red.finish())
 				rec := newSSERedactor(s.hook)
 				for _, raw := range s.raws {
-					rec.add(raw, false)
+					s.in.Response.Events = append(s.in.Response.Events, rec.add(raw, false)...)
 				}
 				s.in.Response.Events = append(s.in.Response.Events, rec.finish()...)
 			}
 			s.end(nil)
 			return
 		}
-		n, err := s.src.Read(chunk)
-		s.buf = append(s.buf, chunk[:n]...)
-		s.srcErr = err
+		var c streamChunk
+		if s.red != nil && s.red.held() {
+			idle := time.NewTimer(StreamIdle)
+			select {
+			case c = <-s.chunks:
+				idle.Stop()
+			case <-idle.C:
+				s.queue(s.red.finish()) // the stream pauses: pass on what is held
+				if len(s.out) > 0 {
+					return
+				}
+				c = <-s.chunks
+			}
+		} else {
+			c = <-s.chunks
+		}
+		s.buf = append(s.buf, c.data...)
+		s.srcErr = c.err
 	}
 }
 
@@ -721,7 +775,12 @@ func (s *streamBody) emit(raw []byte) {
 		return
 	}
 	s.raws = append(s.raws, bytes.Clone(raw))
-	for _, ev := range s.red.add(raw, true) {
+	s.queue(s.red.add(raw, false))
+}
+
+// queue passes events on to the client.
+func (s *streamBody) queue(evs []Event) {
+	for _, ev := range evs {
 		s.out = append(s.out, ev.bytes()...)
 	}
 }

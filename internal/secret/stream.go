@@ -1,16 +1,20 @@
 package secret
 
 import (
+	"bytes"
 	"io"
 	"sync"
 )
 
-// Holdback is how much of the text received last a Stream keeps unsettled
-// (see Settle), beyond the longest value the process knows: a key whose
-// head arrived is not settled until the rest could have followed. Every
-// shape is decided within it: the longest prefix and minimum body (an
-// Atlassian token, 192 bytes), or the farthest a secret starts before its
-// anchor (an AWS secret key up to 256 bytes before its key id).
+// Holdback bounds how much of the text received last a Stream keeps
+// unsettled (see Settle), beyond the longest value the process knows. A
+// Stream settles text up to the last run without white space — a key, or
+// the head of one, is such a run: "Bearer ", "api_key = " and "-----BEGIN
+// PRIVATE KEY-----" end before theirs starts — and never holds back more
+// than this. Every shape is decided within it: the longest prefix and
+// minimum body (an Atlassian token, 192 bytes), or the farthest a secret
+// starts before its anchor (an AWS secret key up to 256 bytes before its
+// key id, on the same run of text).
 const Holdback = 1024
 
 // lookback is how far before the settled end a Stream scans again: at
@@ -20,8 +24,8 @@ const lookback = 512
 // Stream redacts text that arrives in pieces — a streamed response, a
 // command's output — as Clean would redact the whole: a key split
 // across two pieces is found whole. Write adds text; Settle decides the
-// text up to Holdback bytes (plus the longest known value) before the end
-// received, or all of it at the end; Text returns settled text redacted.
+// text up to its last run without white space (see Holdback), or all of
+// it at the end; Text returns settled text redacted.
 // A secret that starts in settled text and goes on in text settled later
 // is its label where it starts and nothing after: redacting the pieces
 // and joining them gives what Clean gives the whole. Offsets count bytes
@@ -64,7 +68,19 @@ func (s *Stream) Settle(final bool) int {
 	s.hits = merge(kept)
 	end := s.Len()
 	if !final {
-		end = max(s.settled, end-Holdback-t.longest)
+		// Up to the last run of text without white space (a key, or the
+		// head of one, is such a run), or the holdback, the nearer.
+		floor := max(s.settled, end-Holdback-t.longest)
+		i := end
+		for i > floor && !isSpace(s.text[i-1-s.base]) {
+			i--
+		}
+		// A private key's header has spaces: not before it is whole.
+		tail := s.text[floor-s.base : end-s.base]
+		if j := bytes.LastIndex(tail, []byte("-----BEGIN ")); j >= 0 && !bytes.Contains(tail[j+11:], []byte("-----")) {
+			i = min(i, floor+j)
+		}
+		end = max(floor, i)
 	}
 	s.settled = end
 	// Scan again from before the settled end, or from the start of a

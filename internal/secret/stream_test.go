@@ -57,26 +57,32 @@ func TestStreamCutAnywhere(t *testing.T) {
 	}
 }
 
-// A Writer holds back the tail until more comes or Flush, so a key
-// written in two Writes is redacted whole.
+// A Writer writes what is settled — up to the last white space — and
+// holds back the run after it until more comes or Flush, so a key written
+// in two Writes is redacted whole.
 func TestStreamWriter(t *testing.T) {
 	var b bytes.Buffer
 	w := secret.NewWriter(&b)
 	key := "sk-proj-" + strings.Repeat("Ab3dEf6h", 6)
-	for _, part := range []string{"line one\nthe key is ", key[:12], key[12:], " end\n"} {
+	for _, part := range []string{"line one\nthe key is ", key[:12]} {
 		_, err := w.Write([]byte(part))
 		require.NoError(t, err)
 	}
-	assert.Empty(t, b.String(), "held back: the text is shorter than the holdback")
-	require.NoError(t, w.Flush())
+	assert.Equal(t, "line one\nthe key is ", b.String(), "the key's head is held back")
+	for _, part := range []string{key[12:], " end\nlast"} {
+		_, err := w.Write([]byte(part))
+		require.NoError(t, err)
+	}
 	assert.Equal(t, "line one\nthe key is [redacted:openai-key] end\n", b.String())
+	require.NoError(t, w.Flush())
+	assert.Equal(t, "line one\nthe key is [redacted:openai-key] end\nlast", b.String())
 
 	b.Reset()
 	w = secret.NewWriter(&b)
 	long := strings.Repeat("x", 3*secret.Holdback)
 	_, err := w.Write([]byte(long))
 	require.NoError(t, err)
-	assert.NotEmpty(t, b.String(), "what is settled is written before Flush")
+	assert.NotEmpty(t, b.String(), "a run longer than the holdback is not held whole")
 	require.NoError(t, w.Flush())
 	assert.Equal(t, long, b.String())
 }
