@@ -19,7 +19,7 @@ import (
 type anchor struct {
 	lit   string // as written; lower case for a word
 	fold  bool   // a word: any case, ſ for s and K for k
-	shape int    // index in shapes, or -1 for a value
+	shape int    // index in shapes, -1 for a value, -2 for an excerpt's "…"
 	value int    // index in the table's values
 }
 
@@ -34,6 +34,7 @@ type table struct {
 	values  []known
 	longest int  // the longest value, in bytes
 	quotes  bool // a value holds `"` or `\`: JSON's \" and \\ are decoded
+	shapes  bool // the shapes are in it
 }
 
 // known is a secret value the process knows, and its label.
@@ -113,6 +114,12 @@ func newTable(vals []known, withShapes bool) *table {
 			}
 		}
 	}
+	if withShapes {
+		t.shapes = true
+		t.add(pair("…"[0], "…"[1]), anchor{lit: "…", shape: -2}, []string{"…"})
+	} else if len(vals) > 0 {
+		t.add(pair("…"[0], "…"[1]), anchor{lit: "…", shape: -2}, []string{"…"})
+	}
 	for vi, v := range vals {
 		t.quotes = t.quotes || strings.ContainsAny(v.value, `"\`)
 		t.add(pair(v.value[0], v.value[1]), anchor{lit: v.value, shape: -1, value: vi}, []string{v.value[:3]})
@@ -183,9 +190,13 @@ func (t *table) scan(s string) []hit {
 					continue
 				}
 			} else if !strings.HasPrefix(s[i:], a.lit) {
-				if a.shape < 0 {
+				if a.shape == -1 {
 					t.cutValue(s, i, a.value, &hits)
 				}
+				continue
+			}
+			if a.shape == -2 {
+				t.tail(s, i, &hits)
 				continue
 			}
 			if a.shape < 0 {
@@ -200,6 +211,34 @@ func (t *table) scan(s string) []hit {
 		}
 	}
 	return hits
+}
+
+// tail adds a hit for what follows an excerpt's leading marker ("…",
+// or `…"`), a window cut out of a longer text, when it may be the tail of
+// a secret cut at its start: the tail of a known value (4 bytes or more),
+// or a run of at least 8 token characters holding a letter and a digit
+// (whose head, and so its shape, was cut away).
+func (t *table) tail(s string, at int, hits *[]hit) {
+	i := at + len("…")
+	if i < len(s) && s[i] == '"' {
+		i++
+	}
+	end := i
+	for end < len(s) && alnumDash.has(s[end]) {
+		end++
+	}
+	run := s[i:end]
+	for _, v := range t.values {
+		for k := min(len(v.value)-1, len(run)); k >= 4; k-- {
+			if strings.HasSuffix(v.value, run[:k]) {
+				*hits = append(*hits, hit{start: i, end: i + k, label: v.label, prio: valuePrio})
+				return
+			}
+		}
+	}
+	if len(run) >= 8 && random(run) && t.shapes {
+		*hits = append(*hits, hit{start: i, end: end, label: "tail", prio: len(shapes)})
+	}
 }
 
 // cutValue adds a hit for the head of a known value cut short by a
