@@ -196,7 +196,7 @@ func (t *table) scan(s string) []hit {
 				continue
 			}
 			if a.shape == -2 {
-				t.tail(s, i, &hits)
+				t.excerpt(s, i, &hits)
 				continue
 			}
 			if a.shape < 0 {
@@ -213,21 +213,41 @@ func (t *table) scan(s string) []hit {
 	return hits
 }
 
-// tail adds a hit for what follows an excerpt's leading marker ("…",
-// or `…"`), a window cut out of a longer text, when it may be the tail of
-// a secret cut at its start: the tail of a known value (4 bytes or more),
-// or a run of at least 8 token characters holding a letter and a digit
-// (whose head, and so its shape, was cut away).
-func (t *table) tail(s string, at int, hits *[]hit) {
+// cutRun is what a run cut by an excerpt's marker may hold of a key.
+var cutRun = set("A-Za-z0-9_+/.-")
+
+// excerpt adds hits around an excerpt's marker ("…"): a window cut out
+// of a longer text may start with a secret's tail, and end with its head,
+// whose shape (a prefix, or an anchor at its end) was cut away. At the
+// start: the tail of a known value (4 bytes or more), or a run of at
+// least 8 token characters that looks like part of a key (keyLike); at
+// the end, such a run of at least 12.
+func (t *table) excerpt(s string, at int, hits *[]hit) {
+	// Before the marker, past a closing quote.
+	end := at
+	for _, q := range []string{`"`, `\"`, "&#34;", "'"} {
+		if strings.HasSuffix(s[:at], q) {
+			end = at - len(q)
+			break
+		}
+	}
+	start := end
+	for start > 0 && cutRun.has(s[start-1]) {
+		start--
+	}
+	if t.shapes && end-start >= 12 && keyLike(s[start:end]) {
+		*hits = append(*hits, hit{start: start, end: end, label: "head", prio: len(shapes) + 1})
+	}
+	// After it, past an opening quote.
 	i := at + len("…")
-	if i < len(s) && s[i] == '"' {
-		i++
+	if i < len(s) {
+		i += quoteLen(s, i)
 	}
-	end := i
-	for end < len(s) && alnumDash.has(s[end]) {
-		end++
+	e := i
+	for e < len(s) && cutRun.has(s[e]) {
+		e++
 	}
-	run := s[i:end]
+	run := s[i:e]
 	for _, v := range t.values {
 		for k := min(len(v.value)-1, len(run)); k >= 4; k-- {
 			if strings.HasSuffix(v.value, run[:k]) {
@@ -236,8 +256,8 @@ func (t *table) tail(s string, at int, hits *[]hit) {
 			}
 		}
 	}
-	if len(run) >= 8 && random(run) && t.shapes {
-		*hits = append(*hits, hit{start: i, end: end, label: "tail", prio: len(shapes)})
+	if t.shapes && len(run) >= 8 && keyLike(run) {
+		*hits = append(*hits, hit{start: i, end: e, label: "tail", prio: len(shapes) + 1})
 	}
 }
 

@@ -458,8 +458,22 @@ func privateKey() shape {
 			switch {
 			case base64Set.has(s[end]) || s[end] == ' ' || s[end] == '\n' || s[end] == '\r' || s[end] == '\t' || s[end] == ':' || s[end] == ',' || s[end] == '-':
 				end++
-			case s[end] == '\\' && end+1 < len(s) && (s[end+1] == 'n' || s[end+1] == 'r'):
-				end += 2
+			case s[end] == '\\':
+				// "\n" as JSON writes a line break, "\\n" as JSON
+				// inside JSON does, or escapes cut by an excerpt.
+				j := end
+				for j < len(s) && s[j] == '\\' {
+					j++
+				}
+				if j < len(s) && (s[j] == 'n' || s[j] == 'r') {
+					end = j + 1
+					continue
+				}
+				if !cutAt(s, j) {
+					*hits = append(*hits, hit{start: at, end: end, label: "private-key"})
+					return
+				}
+				end = j
 			default:
 				*hits = append(*hits, hit{start: at, end: end, label: "private-key"})
 				return
@@ -639,28 +653,63 @@ func skipQuote(s string, i int) int {
 	return i
 }
 
-// quoteAt returns the quote at s[i] and its width: `"`, `'`, or an
-// escaped `\"` inside a JSON string.
+// quoteAt returns the quote at s[i] and its width: `"`, `'`, or one
+// escaped once or more (`\"` inside a JSON string, `\\\"` inside a JSON
+// string inside another).
 func quoteAt(s string, i int) (string, int) {
 	switch {
 	case i >= len(s):
 		return "", 0
 	case s[i] == '"' || s[i] == '\'':
 		return s[i : i+1], 1
-	case s[i] == '\\' && i+1 < len(s) && s[i+1] == '"':
-		return `\"`, 2
+	}
+	j := i
+	for j < len(s) && j-i < 16 && s[j] == '\\' {
+		j++
+	}
+	if j > i && j < len(s) && s[j] == '"' {
+		return s[i : j+1], j + 1 - i
 	}
 	return "", 0
 }
 
 // cutAt reports whether s is cut at i by a failure message's excerpt
-// marker: "…" right there, or after a closing quote (textnorm.Quote).
+// marker: "…" right there, or after a closing quote (textnorm.Quote) as
+// written, JSON-escaped or HTML-escaped.
 func cutAt(s string, i int) bool {
 	const mark = "…"
-	if strings.HasPrefix(s[i:], mark) {
-		return true
+	if i >= len(s) {
+		return false
 	}
-	return i < len(s) && s[i] == '"' && strings.HasPrefix(s[i+1:], mark)
+	return strings.HasPrefix(s[i+quoteLen(s, i):], mark)
+}
+
+// quoteLen is the length of the quote at s[i], as written (" or '),
+// JSON-escaped (\") or HTML-escaped (&#34;, &#39;, &quot;), or 0.
+func quoteLen(s string, i int) int {
+	for _, q := range []string{`"`, `'`, `\"`, "&#34;", "&#39;", "&quot;"} {
+		if strings.HasPrefix(s[i:], q) {
+			return len(q)
+		}
+	}
+	return 0
+}
+
+// keyLike reports whether a run cut out of a longer text looks like part
+// of a key rather than of a word or a name: a letter and a digit, and
+// both cases of letters, or hex digits only and at least 16 of them.
+func keyLike(run string) bool {
+	if !random(run) {
+		return false
+	}
+	var up, lo, nonHex bool
+	for i := 0; i < len(run); i++ {
+		c := run[i]
+		up = up || 'A' <= c && c <= 'Z'
+		lo = lo || 'a' <= c && c <= 'z'
+		nonHex = nonHex || !hexAny.has(c)
+	}
+	return up && lo || !nonHex && len(run) >= 16
 }
 
 // isDigest reports whether v names itself a SHA-256 digest

@@ -21,15 +21,21 @@ type Fake struct {
 	Text string
 	// Secret is the part that must never be written, whole or in part.
 	Secret string
+	// Body is Secret's random part, when Secret holds fixed text too (a
+	// private key's END line, a JWT's usual header).
+	Body string
 }
 
-// Fragments are the pieces of f.Secret a leak would show: the secret, its
-// last 8 bytes and the 8 after its first 8 (past a provider's prefix).
+// Fragments are the pieces of f.Secret a leak would show: the secret, and
+// its random part's last 8 bytes and the 8 after its first 8.
 func (f Fake) Fragments() []string {
-	s := f.Secret
+	s, body := f.Secret, f.Body
+	if body == "" {
+		body = s
+	}
 	out := []string{s}
-	if len(s) >= 16 {
-		out = append(out, s[len(s)-8:], s[8:16])
+	if len(body) >= 16 {
+		out = append(out, body[len(body)-8:], body[8:16])
 	}
 	return out
 }
@@ -113,7 +119,8 @@ func All() []Fake {
 	key("stripe-key", "rk_live_"+g.alnum(24))
 	key("stripe-webhook-secret", "whsec_"+g.alnum(32))
 	key("square-token", "sq0atp-"+g.alnumDash(22))
-	key("braintree-token", "access_token$production$"+g.lowerDigit(16)+"$"+g.hex(32))
+	bt := g.lowerDigit(16) + "$" + g.hex(32)
+	out = append(out, Fake{Label: "braintree-token", Text: "the key is access_token$production$" + bt + " here", Secret: "access_token$production$" + bt, Body: bt})
 
 	// Version control and CI.
 	key("github-token", "ghp_"+g.alnum(36))
@@ -134,7 +141,7 @@ func All() []Fake {
 	key("slack-token", "xoxb-"+g.digits(12)+"-"+g.digits(12)+"-"+g.alnum(24))
 	key("slack-token", "xoxp-"+g.digits(12)+"-"+g.digits(12)+"-"+g.digits(12)+"-"+g.hex(32))
 	hook := "T" + g.upperDigit(8) + "/B" + g.upperDigit(8) + "/" + g.alnum(24)
-	add("slack-webhook", "post to https://hooks.slack.com/services/"+hook, "services/"+hook)
+	out = append(out, Fake{Label: "slack-webhook", Text: "post to https://hooks.slack.com/services/" + hook, Secret: "services/" + hook, Body: hook})
 	dhook := g.digits(18) + "/" + g.alnumDash(68)
 	add("discord-webhook", "post to https://discord.com/api/webhooks/"+dhook, dhook)
 	key("discord-token", "MT"+g.alnum(24)+"."+g.alnumDash(6)+"."+g.alnumDash(38))
@@ -168,13 +175,15 @@ func All() []Fake {
 	key("1password-token", "ops_eyJ"+g.b64(250))
 
 	// Any provider.
-	key("jwt", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ"+g.alnumDash(60)+"."+g.alnumDash(43))
+	claims := g.alnumDash(60) + "." + g.alnumDash(43)
+	out = append(out, Fake{Label: "jwt", Text: "the key is eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ" + claims + " here",
+		Secret: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ" + claims, Body: claims})
 	var pem strings.Builder
 	for range 12 {
 		pem.WriteString(g.b64(64) + "\n")
 	}
 	block := "-----BEGIN PRIVATE KEY-----\n" + pem.String() + "-----END PRIVATE KEY-----"
-	add("private-key", "key:\n"+block+"\n", block)
+	out = append(out, Fake{Label: "private-key", Text: "key:\n" + block + "\n", Secret: block, Body: strings.TrimSpace(pem.String())})
 	tok := g.alnum(40)
 	add("bearer-token", "Authorization: Bearer "+tok, tok)
 	basic := base64.StdEncoding.EncodeToString([]byte("svc:" + g.alnum(20)))
