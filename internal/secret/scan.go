@@ -408,7 +408,8 @@ func decodeEscapes(s string, quotes bool) (string, []esc) {
 		if i = j; i >= len(s) {
 			break
 		}
-		n, b := escape(s, i)
+		n, d := escape(s, i)
+		b := d.b[:d.n]
 		switch {
 		case n == 0:
 			dec = append(dec, s[i])
@@ -466,23 +467,33 @@ func cmpInt(a, b int) int {
 // escape reads the escape at s[i], if one starts there: "%2D", or JSON's
 // "\u002d", "\/", "\\" and "\"". It returns its length in s, 0 when there
 // is none, and the bytes it stands for.
-func escape(s string, i int) (int, []byte) {
+func escape(s string, i int) (int, decoded) {
+	var d decoded
 	switch {
 	case s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-		return 3, []byte{unhex(s[i+1])<<4 | unhex(s[i+2])}
+		d.b[0], d.n = unhex(s[i+1])<<4|unhex(s[i+2]), 1
+		return 3, d
 	case s[i] != '\\' || i+1 >= len(s):
-		return 0, nil
+		return 0, d
 	}
 	switch c := s[i+1]; c {
 	case '/', '\\', '"':
-		return 2, []byte{c}
+		d.b[0], d.n = c, 1
+		return 2, d
 	case 'u':
 		if i+5 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
 			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
-			return 6, utf8.AppendRune(nil, r)
+			d.n = utf8.EncodeRune(d.b[:], r)
+			return 6, d
 		}
 	}
-	return 0, nil
+	return 0, d
+}
+
+// decoded is the bytes an escape stands for.
+type decoded struct {
+	b [utf8.UTFMax]byte
+	n int
 }
 
 func isHex(c byte) bool {
