@@ -156,6 +156,9 @@ func (r *Recorder) bind(live evalkit.Judge) error {
 	if err != nil {
 		return err
 	}
+	for _, v := range ci.secrets {
+		secret.Learn("credential", v) // every output of the process keeps it out
+	}
 	r.id = ci
 	return nil
 }
@@ -294,7 +297,7 @@ const (
 // entry builds the entry a verdict is recorded as: everything redacted,
 // the verdict as it will decode.
 func (r *Recorder) entry(req evalkit.JudgeRequest, k requestKey, v evalkit.Verdict) (Entry, error) {
-	clean := r.clean
+	clean := r.cleaner()
 	excerpt := func(s string, n int) string { return textnorm.Excerpt(clean(s), n) }
 	req.Scale = req.Scale.OrDefault()
 	sum := Summary{
@@ -350,16 +353,22 @@ func compact(raw json.RawMessage) string {
 	return b.String()
 }
 
-// clean redacts s for writing: the process's one redactor
-// (internal/secret: the secrets it knows — the judge's own key and
-// header values among them — and credential shapes) with the identity's
-// credential values, then the user's hook.
-func (r *Recorder) clean(s string) string {
-	s = secret.Redact(s, r.id.secrets)
-	if r.st.redact != nil {
-		s = r.st.redact(s)
+// clean redacts s for writing (see cleaner).
+func (r *Recorder) clean(s string) string { return r.cleaner()(s) }
+
+// cleaner returns what redacts the strings of one entry for writing: the
+// process's one redactor (internal/secret: the secrets it knows now —
+// the judge's own key and header values and its identity's credential
+// settings among them — and credential shapes), then the user's hook.
+func (r *Recorder) cleaner() func(string) string {
+	red := secret.Now()
+	return func(s string) string {
+		s = red.Clean(s)
+		if r.st.redact != nil {
+			s = r.st.redact(s)
+		}
+		return s
 	}
-	return s
 }
 
 func cleanAll(ss []string, clean func(string) string) []string {
