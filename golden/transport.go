@@ -43,13 +43,17 @@ import (
 // Streaming responses (Content-Type text/event-stream) are recorded event
 // by event and replayed one event per read, so streaming clients work in
 // every mode; a recorded stream reaches the client event by event as it
-// arrives, not when it ends.
+// arrives, not when it ends: an event once the text after it shows its
+// last word is no key's head, or once the stream pauses for StreamIdle.
+// The text the events carry is redacted as a whole, so a key a model
+// streams across events is not written, whole or in part.
 //
 // Nothing that looks like a credential is written: no request header, no
-// credential query value, no credential body field, no key-shaped string
-// (see WithRedact for a user's own patterns), in text or in bytes that are
-// not UTF-8; of a response's header only what clients act on (see
-// HTTPResponse). In record and refresh mode the client gets a response as
+// credential query value, no credential body field, no key-shaped string,
+// no value the process knows is secret — a credential header's value
+// echoed in a response among them (see internal/secret; WithRedact for a
+// user's own patterns) —, in text or in bytes that are not UTF-8; of a
+// response's header only what clients act on (see HTTPResponse). In record and refresh mode the client gets a response as
 // it will replay: redacted, with the kept header only.
 //
 // A body sent or received with Content-Encoding gzip or deflate is
