@@ -60,6 +60,7 @@ bench:
 	$(BENCH) -benchtime=1x -bench 'RecordDurably/entries=1000/(baseline|journal)' ./golden || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=1x -bench 'JudgeThroughput' ./evaltest || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=0.5s -bench '^BenchmarkScale$$' . || exit 1; done >> bench.txt
+	$(BENCH) -benchtime=20x -bench '^BenchmarkRedact$$' ./internal/secret || exit 1; done >> bench.txt
 	$(GO) run ./internal/cmd/benchratio bench.txt
 
 ## bench-all: every benchmark of every package once, with allocations

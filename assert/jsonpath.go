@@ -257,7 +257,7 @@ func (c JSONPath) judge(got, want any, contains []any) Result {
 			return fmt.Sprintf("got %s, want %s", jsonValue(got, maxQuote), jsonValue(want, maxQuote))
 		})
 		if !ok && (composite(want) || composite(got)) { // a scalar's diff only repeats the summary
-			diff = boundDiff(cmp.Diff(want, got))
+			diff = boundDiff(showDiff(want, got))
 		}
 	}
 	arr, isArr := got.([]any)

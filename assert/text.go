@@ -688,6 +688,11 @@ func snippet(s string, at, n int) string {
 	for end < len(s) && !utf8.RuneStart(s[end]) {
 		end++
 	}
+	// Not inside a key: the redactor could not tell its piece from text.
+	if start > 0 {
+		start = min(textnorm.Cut(s, start, true), at)
+	}
+	end = max(textnorm.Cut(s, end, false), at+n)
 	out := fmt.Sprintf("%q", s[start:end])
 	if start > 0 {
 		out = "…" + out

@@ -150,24 +150,25 @@ func (c Case) rule() (Rule, []RepeatOption) {
 func RunCases(t *testing.T, glob string, run func(et *T, c Case) *evalkit.Transcript, opts ...Option) {
 	t.Helper()
 	probe := New(t, opts...)
+	tb := probe.tb // reports redacted
 	cases, err := LoadCases(glob, probe.loadRegistry())
 	if err != nil {
-		t.Fatalf("RunCases(%q): %v", glob, err)
+		tb.Fatalf("RunCases(%q): %v", glob, err)
 		return
 	}
 	if run == nil {
-		t.Fatalf("RunCases(%q): no run function", glob)
+		tb.Fatalf("RunCases(%q): no run function", glob)
 		return
 	}
 	shard, of, err := shardFromEnv()
 	if err != nil {
-		t.Fatalf("RunCases(%q): %v", glob, err)
+		tb.Fatalf("RunCases(%q): %v", glob, err)
 		return
 	}
 	if of > 0 {
 		all := len(cases)
 		cases = slices.DeleteFunc(cases, func(c Case) bool { return shardOf(c.Name, of) != shard })
-		t.Logf("EVALKIT_SHARD=%d/%d: %d of %d cases", shard, of, len(cases), all)
+		tb.Logf("EVALKIT_SHARD=%d/%d: %d of %d cases", shard, of, len(cases), all)
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {

@@ -64,6 +64,7 @@ func HTTPClient(tb testing.TB, opts ...golden.Option) *http.Client {
 // your own, with its timeouts, or a live transport with a proxy.
 func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option) http.RoundTripper {
 	tb.Helper()
+	tb = reporter(tb)
 	mode, err := Mode()
 	if err != nil {
 		tb.Fatalf("HTTPClient(t): error: %v", err)

@@ -19,7 +19,6 @@ import (
 	"github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/golden"
 	"github.com/evalkit-go/evalkit/internal/results"
-	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Reports: every check a T runs is written as one line of a JSON Lines
@@ -191,16 +190,16 @@ func (t *T) judgedLine(l *results.Line, s *stepJudge) bool {
 			}
 		default:
 			if str, ok := lastCall.judge.(fmt.Stringer); ok {
-				l.Judge = textnorm.Excerpt(str.String(), 80)
+				l.Judge = excerpt(str.String(), 80)
 			}
 		}
 	}
 	if prov.Name != "" || prov.Provider != "" {
 		l.Provenance = &results.Provenance{Name: prov.Name, Variant: prov.Variant, Provider: prov.Provider, Model: prov.Model,
-			Settings: prov.Settings, PromptVersion: prov.PromptVersion, Raw: textnorm.Excerpt(lastCall.verdict.Raw, results.MaxRaw)}
+			Settings: prov.Settings, PromptVersion: prov.PromptVersion, Raw: excerpt(lastCall.verdict.Raw, results.MaxRaw)}
 		for _, c := range lastCall.verdict.ToolCalls {
-			l.Provenance.ToolCalls = append(l.Provenance.ToolCalls, results.ToolCall{Name: c.Name, Args: textnorm.Excerpt(string(c.Args), results.MaxRaw),
-				Result: textnorm.Excerpt(c.Result, results.MaxRaw), Error: textnorm.Excerpt(c.Error, results.MaxRaw)})
+			l.Provenance.ToolCalls = append(l.Provenance.ToolCalls, results.ToolCall{Name: c.Name, Args: excerpt(string(c.Args), results.MaxRaw),
+				Result: excerpt(c.Result, results.MaxRaw), Error: excerpt(c.Error, results.MaxRaw)})
 		}
 	}
 	l.Source = strings.Join(sources, "+")
@@ -318,7 +317,7 @@ func (t *T) reportTestOutcome() {
 		return
 	}
 	writers.Lock()
-	first := markDecided(t.tb)
+	first := markDecided(base(t.tb))
 	var lines, failing int
 	for n, tl := range writers.tests {
 		if n == name || strings.HasPrefix(n, name+"/") {
@@ -332,7 +331,7 @@ func (t *T) reportTestOutcome() {
 			}
 		}
 		for tb := range writers.decided {
-			if tb != t.tb && strings.HasPrefix(testName(tb), name+"/") {
+			if tb != base(t.tb) && strings.HasPrefix(testName(tb), name+"/") {
 				delete(writers.decided, tb)
 			}
 		}
@@ -456,7 +455,7 @@ func (t *T) attr(l results.Line) {
 	}, strings.Join(parts, " "))
 	key := "evalkit." + strings.Join(strings.Fields(l.Type), "_")
 	defer func() { _ = recover() }()
-	t.tb.Attr(key, textnorm.Excerpt(value, 400))
+	t.tb.Attr(key, excerpt(value, 400))
 }
 
 // testName is tb's name, or "" for a stand-in TB without one.

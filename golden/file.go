@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/secret"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -345,7 +346,20 @@ func WriteFile(path string, f *File) error {
 // are written to its temporary file.
 var testHookMidWrite func()
 
-func writeAtomic(path string, data []byte) (err error) {
+// writeAtomic writes a file of golden's atomically, redacted: every file
+// golden writes (recordings, usage logs) goes through it, so every byte
+// passes the process's one redactor (internal/secret) whatever built it.
+func writeAtomic(path string, data []byte) error {
+	return writeRaw(path, cleanFile(data))
+}
+
+// cleanFile is what golden writes of data: the secrets the process knows
+// and credential shapes replaced by their labels (see secret.CleanBytes;
+// JSON stays JSON).
+func cleanFile(data []byte) []byte { return secret.CleanBytes(data) }
+
+// writeRaw writes data as it is: see writeAtomic.
+func writeRaw(path string, data []byte) (err error) {
 	if path, err = resolveLink(path); err != nil {
 		return err
 	}
@@ -493,11 +507,12 @@ func saveLocked[E any](k recKind[E], mode Mode, path string, entries map[string]
 // writeChanged writes data to path atomically unless it is the file's
 // content already (sum, its SHA-256, when exists), and notes what it wrote.
 func writeChanged(path string, data []byte, exists *bool, sum *string) error {
+	data = cleanFile(data)
 	s := sha256Hex(data)
 	if *exists && s == *sum {
 		return nil
 	}
-	if err := writeAtomic(path, data); err != nil {
+	if err := writeRaw(path, data); err != nil {
 		return err
 	}
 	*exists, *sum = true, s

@@ -19,7 +19,7 @@ type VerifyError struct {
 	// Path is the recording's path.
 	Path string
 	// Problems are one sentence each, in the order found: "line 38:
-	// looks like an OpenAI or Anthropic key (sk-…): sk-l… (28 bytes)";
+	// looks like an OpenAI API key (sk-…): sk-l (4 of 28 bytes)";
 	// the first MaxProblems of them.
 	Problems []string
 	// More counts the problems found past MaxProblems.

@@ -25,6 +25,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/evalkit-go/evalkit/internal/secret"
 )
 
 func main() {
@@ -54,8 +56,22 @@ With no recording named: every *.judge.json and *.http.json in a testdata direct
 
 // run is the command: its exit code is 0 when all went well, 1 when a
 // recording has a problem or could not be handled, 2 for a bad command
-// line.
+// line. Everything it prints passes the one redactor (internal/secret),
+// as a stream, and every file it writes goes through writeOutput or
+// golden, which redact too.
 func run(args []string, stdout, stderr io.Writer) int {
+	out, errOut := secret.NewWriter(stdout), secret.NewWriter(stderr)
+	defer out.Flush()
+	defer errOut.Flush()
+	return dispatch(args, out, errOut)
+}
+
+// writeOutput writes a file the command makes (a report), redacted.
+func writeOutput(path string, data []byte) error {
+	return os.WriteFile(path, secret.CleanBytes(data), 0o644)
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "report" {
 		return report(args[1:], stdout, stderr)
 	}

@@ -93,7 +93,7 @@ $`), out)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "ok\tpkg/testdata/evalkit/TestGone.judge.json\n", out)
 	assert.Contains(t, errOut, "pkg/testdata/evalkit/TestKept.judge.json: 1 problem:\n\tline ")
-	assert.Contains(t, errOut, "looks like an OpenAI or Anthropic key (sk-…): sk-p… (28 bytes)")
+	assert.Contains(t, errOut, "looks like an OpenAI API key (sk-…): sk-p (4 of 28 bytes)")
 	assert.NotContains(t, errOut, "a1b2c3d4")
 }
 

@@ -68,7 +68,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 	if *htmlOut != "" {
 		page, err := renderHTML(r)
 		if err == nil {
-			err = os.WriteFile(*htmlOut, page, 0o644)
+			err = writeOutput(*htmlOut, page)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "evalkit report:", err)
@@ -80,7 +80,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 		if *mdOut == "-" {
 			_, err = io.WriteString(stdout, md)
 		} else {
-			err = os.WriteFile(*mdOut, []byte(md), 0o644)
+			err = writeOutput(*mdOut, []byte(md))
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "evalkit report:", err)

@@ -1,7 +1,8 @@
 // Package results is the format of evalkit's results files: JSON Lines,
 // one line per check a test ran (and one per transcript those checks
 // read), written by package evaltest and read by `evalkit report`. It
-// needs only the standard library.
+// needs only the standard library and the one redactor (internal/secret),
+// which every line written passes.
 package results
 
 import (
@@ -14,6 +15,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/evalkit-go/evalkit/internal/secret"
 )
 
 // Version is the format's version, written on every line.
@@ -169,7 +172,9 @@ func (w *Writer) Write(l Line) error {
 	if err != nil {
 		return fmt.Errorf("results: encoding a line: %w", err)
 	}
-	data = append(data, '\n')
+	// Every field, the transcript's included, passes the one redactor:
+	// a results file goes into CI artifacts and PR comments.
+	data = append(secret.CleanBytes(data), '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
@@ -187,7 +192,8 @@ func (w *Writer) Write(l Line) error {
 	return nil
 }
 
-// Read reads a results file. Errors name the file and the line: a line
+// Read reads a results file, every line redacted (see Writer.Write).
+// Errors name the file and the line: a line
 // that is not JSON, a version or kind this reader does not know, a check
 // line without a test or a status other than pass, fail or error. A file
 // cut off in its last line (a test binary killed mid-write) is an error
@@ -210,6 +216,9 @@ func Read(name string, r io.Reader) ([]Line, error) {
 		if len(raw) == 0 {
 			continue
 		}
+		// Redacted as read too: a file written by an older evalkit, or by
+		// hand, reaches reports only through the one redactor.
+		raw = secret.CleanBytes(raw)
 		var l Line
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		if err := dec.Decode(&l); err != nil {
