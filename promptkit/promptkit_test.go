@@ -102,7 +102,7 @@ func TestWhenEnabledSampling(t *testing.T) {
 	testify.False(t, ok)
 	testify.Equal(t, "when: 1 tool calls, want at least 2", why)
 	_, why = promptkit.Check{Entry: *c.Evals[3].PromptKit, Session: c.Name}.Runs(toolRun())
-	testify.Equal(t, "sample_percentage 0: no turn was not sampled (EVALKIT_SAMPLE=all runs every sampled eval)", why)
+	testify.Equal(t, "sample_percentage 0: no turn was sampled (EVALKIT_SAMPLE=all runs every sampled eval)", why)
 	ok, _ = promptkit.Check{Entry: *c.Evals[3].PromptKit, Session: c.Name, SampleAll: true}.Runs(toolRun())
 	testify.True(t, ok, "SampleAll runs it")
 }
@@ -282,4 +282,27 @@ func TestDetect(t *testing.T) {
 	require.Len(t, problems, 1)
 	testify.Equal(t, `1: kind: "Arena": a Arena document holds no checks (evalkit reads packs, and Scenario, Eval and RuntimeConfig documents)`, problems[0].String())
 	_ = context.Background
+}
+
+// A case none of whose entries ran checked nothing: RunCases skips it,
+// never passes it; a case where one entry ran is judged on that one.
+func TestNothingRunIsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	pack := func(name, evals string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".pack.yaml"), []byte("id: "+name+"\nprompts: {p: {}}\nevals:\n"+evals), 0o644))
+	}
+	pack("sampled", "  - {id: a, type: contains, trigger: sample_sessions, sample_percentage: 0, params: {patterns: [zzz]}}\n")
+	pack("unmet", "  - {id: a, type: contains, trigger: on_session_complete, when: {tool_called: lookup}, params: {patterns: [zzz]}}\n"+
+		"  - {id: b, type: contains, trigger: every_turn, enabled: false, params: {patterns: [zzz]}}\n")
+	pack("one", "  - {id: a, type: contains, trigger: on_session_complete, when: {tool_called: lookup}, params: {patterns: [zzz]}}\n"+
+		"  - {id: b, type: contains, trigger: every_turn, params: {patterns: [hello]}}\n")
+	skipped := map[string]bool{}
+	t.Run("cases", func(t *testing.T) {
+		evaltest.RunCases(t, filepath.Join(dir, "*.pack.yaml"), func(et *evaltest.T, c evaltest.Case) *evalkit.Transcript {
+			tb := et.TB()
+			tb.Cleanup(func() { skipped[c.Name] = tb.Skipped() })
+			return chat("hi", "hello")
+		})
+	})
+	testify.Equal(t, map[string]bool{"sampled/p": true, "unmet/p": true, "one/p": false}, skipped)
 }
