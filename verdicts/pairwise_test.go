@@ -190,6 +190,15 @@ func TestBothWaysCombine(t *testing.T) {
 	_, err = verdicts.BothWays(noPref, verdicts.Tie).Judge(ctx, req)
 	assert.ErrorContains(t, err, "states no preference")
 
+	// A preference that is none of the five is never combined: A at
+	// strength 7 both ways gave a tie, and a winnerless strength 1 the
+	// label Preference{"", 1}.
+	for _, bad := range []evalkit.Preference{{Winner: "A", Strength: 7}, {Winner: "", Strength: 1}, {Winner: "C", Strength: 1}} {
+		odd := judgefake.Fixed(evalkit.Verdict{Label: "odd", Preference: &bad})
+		_, err = verdicts.BothWays(odd, verdicts.Tie).Judge(ctx, req)
+		assert.ErrorContains(t, err, "is none of A>>B, A>B, A=B, B>A, B>>A", "%v", bad)
+	}
+
 	_, err = verdicts.BothWays(noPref, verdicts.Tie).Judge(ctx, evalkit.JudgeRequest{Criteria: "x", Content: "a"})
 	assert.ErrorContains(t, err, "no ContentB")
 
