@@ -130,12 +130,11 @@ func (c Check) Check(ctx context.Context, tr *evalkit.Transcript) (assert.Result
 // has no threshold is a measurement, as PromptKit's evals emit their score
 // for metrics: its score is reported, and it passes.
 func (c Check) run(ctx context.Context, inner assert.Check, tr *evalkit.Transcript) (assert.Result, error) {
-	res, err := inner.Check(ctx, tr)
-	if c.Entry.Role != RoleEval || !errors.Is(err, assert.ErrNoThreshold) {
-		return res, err
+	if c.Entry.Role != RoleEval {
+		return inner.Check(ctx, tr)
 	}
-	res, err = assert.Score(ctx, inner, tr)
-	if err != nil {
+	res, measured, err := assert.Measure(ctx, inner, tr) // one run of an evaluator, never two
+	if err != nil || !measured {
 		return res, err
 	}
 	res.Passed = true

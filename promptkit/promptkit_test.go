@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/evaltest"
 	"github.com/evalkit-go/evalkit/promptkit"
 )
@@ -305,4 +307,36 @@ func TestNothingRunIsSkipped(t *testing.T) {
 		})
 	})
 	testify.Equal(t, map[string]bool{"sampled/p": true, "unmet/p": true, "one/p": false}, skipped)
+}
+
+// A measurement (an exec eval's score with no threshold) runs the script
+// once per evaluated turn: it ran twice, once to learn it had no
+// threshold and again for its score, doubling the cost of a script that
+// calls a model and reporting the second run's score.
+func TestMeasurementRunsOnce(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh on PATH")
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "runs.log")
+	script := filepath.Join(dir, "count.sh")
+	require.NoError(t, os.WriteFile(script, []byte("cat >/dev/null; echo run >> "+log+"; echo '{\"score\": 0.7, \"detail\": \"ok\"}'\n"), 0o755))
+	config := filepath.Join(dir, "runtime.yaml")
+	require.NoError(t, os.WriteFile(config, []byte("apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: RuntimeConfig\nmetadata: {name: count}\nspec:\n  evals:\n    counted: {command: sh, args: ["+script+"]}\n"), 0o644))
+	reg := assert.NewRegistry()
+	require.NoError(t, promptkit.BindRuntimeConfig(reg, config))
+	for _, tc := range []struct {
+		trigger string
+		runs    int
+	}{{"on_session_complete", 1}, {"every_turn", 2}} {
+		require.NoError(t, os.WriteFile(log, nil, 0o644))
+		e := promptkit.Entry{Role: promptkit.RoleEval, ID: "c", Type: "counted", Trigger: promptkit.Trigger(tc.trigger), Params: map[string]any{}, Turn: -1}
+		res, err := promptkit.Check{Entry: e, Registry: reg}.Check(context.Background(), chat("q1", "a1", "q2", "a2"))
+		require.NoError(t, err, tc.trigger)
+		testify.True(t, res.Passed, "a measurement passes with its score")
+		testify.InDelta(t, 0.7, res.Score, 1e-9)
+		data, err := os.ReadFile(log)
+		require.NoError(t, err)
+		testify.Equal(t, tc.runs, strings.Count(string(data), "run"), "%s: runs of the script", tc.trigger)
+	}
 }
