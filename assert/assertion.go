@@ -1,8 +1,8 @@
 package assert
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/evalkit-go/evalkit"
