@@ -236,6 +236,19 @@ prompts:
 	} {
 		testify.Contains(t, msg, want)
 	}
+
+	// An id given twice is named at the second one's line (it was line 0),
+	// and an alias cycle is a problem, not a walk without end.
+	for _, tc := range []struct{ name, text, want string }{
+		{"dup.pack.yaml", "id: dup\nprompts: {p: {}}\nevals:\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [x]}}\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [y]}}\n",
+			`dup.pack.yaml:5: evals: id "a" is given twice (lines 4 and 5)`},
+		{"cycle.pack.yaml", "id: cycle\nprompts: &p\n  x: *p\n", `cycle.pack.yaml:3: prompts.x: the alias *p stands for a value that holds it: it would expand without end`},
+	} {
+		path := write(t, tc.name, tc.text)
+		_, err := evaltest.LoadCases(path, nil)
+		require.Error(t, err)
+		testify.Contains(t, strings.ReplaceAll(err.Error(), filepath.Dir(path)+string(filepath.Separator), ""), tc.want)
+	}
 }
 
 // metric and groups go on the eval's results line.

@@ -530,7 +530,7 @@ func (r *reader) entries(n *yaml.Node, path string, role Role) []Entry {
 		seen := map[string]int{}
 		for _, e := range out {
 			if prev, dup := seen[e.ID]; dup && e.ID != "" {
-				r.problem(nil, path, "id %s is given twice (lines %d and %d)", quote(e.ID), prev, e.Line)
+				r.problems = append(r.problems, Problem{Line: e.Line, Path: path, Msg: fmt.Sprintf("id %s is given twice (lines %d and %d)", quote(e.ID), prev, e.Line)})
 			}
 			seen[e.ID] = e.Line
 		}
