@@ -295,7 +295,13 @@ func TestDetect(t *testing.T) {
 	require.NoError(t, yaml.Unmarshal([]byte("apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Arena\nspec: {}"), &doc))
 	_, problems := promptkit.ReadNode("arena.yaml", &doc, nil)
 	require.Len(t, problems, 1)
-	testify.Equal(t, `1: kind: "Arena": a Arena document holds no checks (evalkit reads packs, and Scenario, Eval and RuntimeConfig documents)`, problems[0].String())
+	testify.Equal(t, `1: kind: "Arena": this kind of document holds no checks (evalkit reads packs, and Scenario, Eval and RuntimeConfig documents)`, problems[0].String())
+	// A kind that is missing or not a string is named as such, not as a
+	// document of kind "(no kind)".
+	require.NoError(t, yaml.Unmarshal([]byte("apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: [Scenario]\nspec: {}"), &doc))
+	_, problems = promptkit.ReadNode("list.yaml", &doc, nil)
+	require.Len(t, problems, 1)
+	testify.Equal(t, `1: kind: required, a string: the document's kind (evalkit reads Scenario, Eval and RuntimeConfig documents, and packs)`, problems[0].String())
 	_ = context.Background
 }
 

@@ -150,8 +150,10 @@ func ReadNode(file string, doc *yaml.Node, reg *assert.Registry) (*Document, []P
 		r.runtime(root, d)
 	case "":
 		r.problem(root, "", "not a PromptKit document: want a pack (with $schema or prompts) or an apiVersion/kind document")
+	case "(no kind)":
+		r.problem(root, "kind", "required, a string: the document's kind (evalkit reads Scenario, Eval and RuntimeConfig documents, and packs)")
 	default:
-		r.problem(root, "kind", "%s: a %s document holds no checks (evalkit reads packs, and Scenario, Eval and RuntimeConfig documents)", quote(string(d.Kind)), d.Kind)
+		r.problem(root, "kind", "%s: this kind of document holds no checks (evalkit reads packs, and Scenario, Eval and RuntimeConfig documents)", quote(string(d.Kind)))
 	}
 	return d, r.problems
 }
