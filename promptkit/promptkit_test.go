@@ -243,6 +243,15 @@ prompts:
 		{"dup.pack.yaml", "id: dup\nprompts: {p: {}}\nevals:\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [x]}}\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [y]}}\n",
 			`dup.pack.yaml:5: evals: id "a" is given twice (lines 4 and 5)`},
 		{"cycle.pack.yaml", "id: cycle\nprompts: &p\n  x: *p\n", `cycle.pack.yaml:3: prompts.x: the alias *p stands for a value that holds it: it would expand without end`},
+		// A misspelt list of checks was ignored: its checks never ran.
+		{"typo.pack.yaml", "id: typo\nprompts: {p: {validators: [{type: contains, params: {patterns: [x]}}]}}\neval:\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [y]}}\n",
+			`typo.pack.yaml:3: field "eval": unknown (did you mean "evals"?): the checks under it would never run`},
+		{"typo2.pack.yaml", "id: typo\nprompts: {p: {evals: [{id: a, type: contains, trigger: every_turn, params: {patterns: [x]}}], validator: []}}\n",
+			`typo2.pack.yaml:2: prompts.p: field "validator": unknown (did you mean "validators"?)`},
+		{"typo.scenario.yaml", "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Scenario\nmetadata: {name: s}\nspec:\n  turns:\n    - {role: user, content: hi, assertions: [{type: contains, params: {patterns: [a]}}]}\n    - {role: user, content: bye, assertion: [{type: contains, params: {patterns: [b]}}]}\n  conversation_assertion: [{type: contains, params: {patterns: [c]}}]\n",
+			`typo.scenario.yaml:7: spec.turns[1]: field "assertion": unknown (did you mean "assertions"?)`},
+		{"typo2.scenario.yaml", "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Scenario\nmetadata: {name: s}\nspec:\n  turns:\n    - {role: user, content: hi, assertions: [{type: contains, params: {patterns: [a]}}]}\n  conversation_assertion: [{type: contains, params: {patterns: [c]}}]\n",
+			`typo2.scenario.yaml:7: spec: field "conversation_assertion": unknown (did you mean "conversation_assertions"?)`},
 	} {
 		path := write(t, tc.name, tc.text)
 		_, err := evaltest.LoadCases(path, nil)
