@@ -71,8 +71,8 @@ var pieces = []string{
 func TestScannersMatchTheExpressions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 17))
 	n := 200_000
-	if testing.Short() {
-		n = 20_000
+	if testing.Short() || raceEnabled {
+		n = 10_000
 	}
 	for range n {
 		var b strings.Builder
