@@ -250,6 +250,9 @@ func (p Passing) gradePreference(check string, v evalkit.Verdict) (graded, error
 		return graded{}, badVerdict(check, "the verdict states no preference between two answers (label %s): judge the pair in a pairwise format (package verdicts: ArenaHard, MTBenchPair)", excerpt(v.Label))
 	}
 	got, want := *v.Preference, *p.Prefer
+	if !validPreference(got) {
+		return graded{}, badVerdict(check, "the verdict's preference %s is none of A>>B, A>B, A=B, B>A, B>>A", got)
+	}
 	passed := got.Winner == want.Winner && got.Strength >= want.Strength ||
 		want.OrTie && got.Winner == "" && got.Strength == 0
 	summary := "preference " + got.String()
@@ -257,6 +260,12 @@ func (p Passing) gradePreference(check string, v evalkit.Verdict) (graded, error
 		return graded{passed: true, summary: summary}, nil
 	}
 	return graded{summary: summary + ", want " + want.String()}, nil
+}
+
+// validPreference reports whether p is one of the five preferences: a
+// winner "A" or "B" at strength 1 or 2, or a tie (no winner, strength 0).
+func validPreference(p evalkit.Preference) bool {
+	return (p.Winner == "A" || p.Winner == "B") && (p.Strength == 1 || p.Strength == 2) || p.Winner == "" && p.Strength == 0
 }
 
 // scoreSlack keeps float rounding in the normalization from flipping a

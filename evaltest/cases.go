@@ -217,16 +217,26 @@ func (t *T) runCase(c Case, run func(et *T, c Case) *evalkit.Transcript) {
 	}
 }
 
-// expectCase checks evals on tr.
+// expectCase checks evals on tr. A case none of whose evals ran on tr
+// (every PromptKit entry turned off, sampled out or its when unmet)
+// checked nothing: it is skipped, never a pass (in a Repeat, an attempt
+// that skipped is an error).
 func (t *T) expectCase(c Case, tr *evalkit.Transcript, evals []CaseEval) {
 	t.tb.Helper()
 	e := t.Expect(tr)
+	ran := 0
 	for _, ev := range evals {
 		if ev.PromptKit != nil {
-			e.promptKitEval(c, ev)
+			if e.promptKitEval(c, ev) {
+				ran++
+			}
 			continue
 		}
 		e.eval(ev.label(c.File), ev.Type, ev.Params)
+		ran++
+	}
+	if len(evals) > 0 && ran == 0 {
+		t.tb.Skipf("%s: case %q checked nothing: none of its %d evals ran on the transcript (see the lines above)", filepath.ToSlash(c.File), c.Name, len(evals))
 	}
 }
 

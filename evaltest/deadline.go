@@ -139,7 +139,17 @@ func (w waitingClassifier) Classify(ctx context.Context, req evalkit.ClassifyReq
 }
 
 // waitingEmbedder is an embedder whose calls stop at the test's deadline.
+// It has the identity of the embedder it wraps, so an embeddings client is
+// still recorded and replayed (see T.embedRecorder).
 type waitingEmbedder struct{ e evalkit.Embedder }
+
+// Identity is the wrapped embedder's, or the zero Identity (not recorded).
+func (w waitingEmbedder) Identity() evalkit.Identity {
+	if id, ok := w.e.(evalkit.Identifier); ok {
+		return id.Identity()
+	}
+	return evalkit.Identity{}
+}
 
 func (w waitingEmbedder) Embed(ctx context.Context, texts []string) ([][]float64, error) {
 	var live any = w.e

@@ -49,7 +49,9 @@ type EmbedRecorder struct {
 
 // Embedder returns an EmbedRecorder for live on r's recording. live must
 // be an evalkit.Identifier with a Provider (the model keys the entries;
-// openaiembedder's does), except in ModeLive.
+// openaiembedder's does), except in ModeLive. r is made by New, which
+// wants a judge with an identity even when only embeddings are recorded:
+// give the judge the test uses, or let evaltest.WithEmbedder record them.
 func (r *Recorder) Embedder(live evalkit.Embedder) (*EmbedRecorder, error) {
 	if live == nil {
 		return nil, fmt.Errorf("golden: no live embedder")
