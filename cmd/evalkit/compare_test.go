@@ -468,3 +468,18 @@ func TestCompareTauBenchTrials(t *testing.T) {
 	require.NoError(t, err)
 	wellFormedTables(t, string(md))
 }
+
+// A Repeat that went from 3 of 3 to 0 of 3 has Fisher's p = 1/20: at
+// -alpha 0.05 that is not below the level, and the gate does not say
+// "p = 0.05 < 0.05" (it did, summing p from log-gamma to 0.04999999999999996).
+func TestCompareRepeatAtTheLevel(t *testing.T) {
+	dir := t.TempDir()
+	base := writeLines(t, filepath.Join(dir, "b.jsonl"), check("TestR", "Repeat(3)", "repeat", "pass", `"attempts":3`, `"passed":3`, `"need":3`))
+	head := writeLines(t, filepath.Join(dir, "n.jsonl"), check("TestR", "Repeat(3)", "repeat", "fail", `"attempts":3`, `"passed":0`, `"need":3`))
+	code, out, errOut := runCLI("compare", "-alpha", "0.05", base, head)
+	assert.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(?m)^  TestR +Repeat\(3\) +3/3 \[0\.44, 1\.00\] +→ 0/3 \[0\.00, 0\.56\] +Fisher exact p = 0\.05$`, out)
+	code, _, errOut = runCLI("compare", "-alpha", "0.051", base, head)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "TestR Repeat(3): pass rate 3/3 → 0/3, Fisher exact p = 0.05 < 0.051\n")
+}
