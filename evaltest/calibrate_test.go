@@ -320,3 +320,20 @@ type capturingTB struct {
 func (c *capturingTB) Errorf(format string, args ...any) {
 	c.errors = append(c.errors, fmt.Sprintf(format, args...))
 }
+
+// A judge whose kappa is exactly the bar meets it: people pass one of
+// three answers, the judge passes it and one other, κ = 0.4 exactly
+// ((p_o − p_e)/(1 − p_e) in float64 gave 0.39999999999999997, and the
+// gate failed with "kappa 0.400, want >= 0.40").
+func TestCalibrateKappaAtTheBar(t *testing.T) {
+	gold, err := calibrate.New("three", []calibrate.Item{
+		{ID: "a", Criteria: "States the amount", Content: "Refund of $42.", Label: "pass"},
+		{ID: "b", Criteria: "States the amount", Content: "Refund of $0 fee waived, amount to follow.", Label: "fail"},
+		{ID: "c", Criteria: "States the amount", Content: "Refund issued.", Label: "fail"},
+	})
+	require.NoError(t, err)
+	tb := calibrated(func(et *evaltest.T) {
+		evaltest.New(et.TB(), evaltest.WithJudge(amountJudge)).Calibrate(gold).AtLeastKappa(0.4)
+	})
+	assert.Empty(t, tb.errors)
+}
