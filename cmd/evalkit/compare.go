@@ -33,7 +33,10 @@ and an HTML page.
 Exit status: 0 when the gate passes, 1 when it fails or a file cannot be
 read, 2 for a bad command line. The gate fails on a significant regression
 (p < -alpha, one-sided: NEW worse), on more checks getting worse (pass→fail,
-or a new error) than -max-flips, and on either within a tag named by -tag.
+or a new error) than -max-flips, on either within a tag named by -tag, and
+on more checks without a verdict in NEW than -max-errors (default 0: a
+check that could not be evaluated — a replay miss, a judge's error — is
+never taken for no regression).
 
 flags:
 `
@@ -49,6 +52,7 @@ func compare(args []string, stdout, stderr io.Writer) int {
 	var g gate
 	fl.Float64Var(&g.alpha, "alpha", 0.05, "significance `level` of the regression gate: a one-sided p below it fails (0: no significance gate)")
 	fl.IntVar(&g.maxFlips, "max-flips", -1, "fail when more than `N` checks got worse (pass→fail or a new error); -1: no limit")
+	fl.IntVar(&g.maxErrors, "max-errors", 0, "fail when more than `N` checks have no verdict in NEW where BASE had one, or are new and have none (new errors); -1: no limit")
 	fl.Var(tagLimits{&g.tags}, "tag", "gate the checks of a tag on their own: `TAG=N` fails on more than N checks of TAG getting worse, or on their significant regression (repeatable)")
 	mdOut := fl.String("md", "", "write the comparison as Markdown to `FILE` (\"-\": standard output)")
 	htmlOut := fl.String("html", "", "write the comparison as an HTML page to `FILE`")
@@ -116,9 +120,10 @@ func compare(args []string, stdout, stderr io.Writer) int {
 
 // gate is what fails a comparison.
 type gate struct {
-	alpha    float64
-	maxFlips int
-	tags     map[string]int // tag → most checks that may get worse
+	alpha     float64
+	maxFlips  int
+	maxErrors int
+	tags      map[string]int // tag → most checks that may get worse
 }
 
 // tagLimits is the -tag flag: TAG=N, repeatable.
@@ -468,7 +473,7 @@ func test(g *groupRow) {
 		g.P, _ = stats.McNemarExact(g.Worse, g.Better, stats.Greater)
 	case g.BaseN > 0 && g.NewN > 0:
 		g.Test = "Fisher exact"
-		// Errors are neither: the check could not be evaluated.
+		// An error counts with the failures here: it is not a pass.
 		bf, nf := g.BaseN-g.BasePass, g.NewN-g.NewPass
 		g.P, _ = stats.FisherExact(g.BasePass, bf, g.NewPass, nf, stats.Greater)
 	default:
@@ -508,6 +513,10 @@ func (g gate) judge(c comparison) []string {
 	if sig(c.Overall, g.alpha) {
 		out = append(out, fmt.Sprintf("significant regression: %s", significance(c.Overall, g.alpha)))
 	}
+	if n, fresh := c.newErrors(); g.maxErrors >= 0 && n+fresh > g.maxErrors {
+		out = append(out, fmt.Sprintf("%d %s no verdict in NEW (%d new %s, %d new %s with an error), more than -max-errors %d: a check that could not be evaluated is not a pass",
+			n+fresh, plural(n+fresh, "check has", "checks have"), n, plural(n, "error", "errors"), fresh, plural(fresh, "check", "checks"), g.maxErrors))
+	}
 	for _, tag := range slices.Sorted(mapKeys(g.tags)) {
 		limit := g.tags[tag]
 		i := slices.IndexFunc(c.Tags, func(r groupRow) bool { return r.Name == tag })
@@ -529,6 +538,17 @@ func (g gate) judge(c comparison) []string {
 		}
 	}
 	return out
+}
+
+// newErrors counts the checks without a verdict in NEW: those BASE had a
+// verdict for, and those new in NEW.
+func (c comparison) newErrors() (changed, fresh int) {
+	for _, p := range c.Pairs {
+		if p.Change == added && p.New.Status == "error" {
+			fresh++
+		}
+	}
+	return c.Counts[newError], fresh
 }
 
 // sig reports whether a group's regression is significant at alpha.

@@ -236,6 +236,7 @@ func TestCompareChanges(t *testing.T) {
 	assert.Contains(t, out, "mean score of the checks scored in both runs:\n  check type  checks  BASE   NEW    Δ\n  llm_judge   1       0.950  0.700  -0.250\n\n", "pass/fail types have no mean-score row")
 	assert.Regexp(t, `(?m)^  TestR +Repeat\(20, PassRate\(0\.50\)\) +19/20 \[0\.76, 0\.99\] +→ 11/20 \[0\.34, 0\.74\] +Fisher exact p = 0\.00418 \(significant\)$`, out)
 	assert.Equal(t, "evalkit compare: gate failed:\n"+
+		"  1 check has no verdict in NEW (1 new error, 0 new checks with an error), more than -max-errors 0: a check that could not be evaluated is not a pass\n"+
 		"  tag critical: 1 check got worse (1 pass→fail, 0 new errors), more than 0\n"+
 		"  TestR Repeat(20, PassRate(0.50)): pass rate 19/20 → 11/20, Fisher exact p = 0.00418 < 0.05\n", errOut)
 
@@ -482,4 +483,39 @@ func TestCompareRepeatAtTheLevel(t *testing.T) {
 	code, _, errOut = runCLI("compare", "-alpha", "0.051", base, head)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "TestR Repeat(3): pass rate 3/3 → 0/3, Fisher exact p = 0.05 < 0.051\n")
+}
+
+// A check that could not be evaluated in NEW — a replay miss, a judge's
+// error — fails the gate by default, however few: nine of ten checks
+// turned to errors gave McNemar's p = 1 (errors are not paired outcomes)
+// and exit 0. -max-errors allows some; a check new in NEW that errs
+// counts too; an error BASE had already does not.
+func TestCompareNewErrorsFailTheGate(t *testing.T) {
+	dir := t.TempDir()
+	var b, n []string
+	for i := range 10 {
+		b = append(b, check(fmt.Sprintf("TestA/%d", i), "Judge(polite)", "llm_judge", "pass", `"score":1`))
+		status := "error"
+		if i == 9 {
+			status = "pass"
+		}
+		n = append(n, check(fmt.Sprintf("TestA/%d", i), "Judge(polite)", "llm_judge", status, `"message":"golden: not recorded"`))
+	}
+	base := writeLines(t, filepath.Join(dir, "b.jsonl"), b...)
+	head := writeLines(t, filepath.Join(dir, "n.jsonl"), n...)
+	code, out, errOut := runCLI("compare", base, head)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "McNemar exact, one-sided (NEW worse), p = 1 >= 0.05\n", "the test alone would pass it")
+	assert.Equal(t, "evalkit compare: gate failed:\n  9 checks have no verdict in NEW (9 new errors, 0 new checks with an error), more than -max-errors 0: a check that could not be evaluated is not a pass\n", errOut)
+	code, _, _ = runCLI("compare", "-max-errors", "9", base, head)
+	assert.Equal(t, 0, code)
+	code, _, _ = runCLI("compare", "-max-errors", "-1", base, head)
+	assert.Equal(t, 0, code)
+
+	fresh := writeLines(t, filepath.Join(dir, "fresh.jsonl"), append(b, check("TestNew", "C", "contains", "error"))...)
+	code, _, errOut = runCLI("compare", base, fresh)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "1 check has no verdict in NEW (0 new errors, 1 new check with an error)")
+	code, _, _ = runCLI("compare", fresh, fresh)
+	assert.Equal(t, 0, code, "an error BASE had already is no new one")
 }
