@@ -21,7 +21,8 @@ const compareUsage = `usage: evalkit compare [flags] BASE NEW
 Compares two runs' results files (JSON Lines written by go test with
 EVALKIT_REPORT or -artifacts). BASE and NEW are each a results file, a
 directory holding *.jsonl (the shards of a run), or a quoted glob
-('base/*.jsonl'). Checks pair by test, case and check as written.
+('base/*.jsonl'). Checks pair by package, test, case and check as written
+(by test, case and check when a run's lines name no package).
 
 It shows the flips (pass→fail, fail→pass, new errors, errors cleared, new and
 removed checks), pass rates per check type and per tag with McNemar's exact
@@ -70,7 +71,7 @@ func compare(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	base, err := readSide(fl.Arg(0))
-	if err == nil && len(base.lines) == 0 {
+	if err == nil && len(base.all) == 0 {
 		err = fmt.Errorf("no check results in %s", strings.Join(base.files, ", "))
 	}
 	if err != nil {
@@ -78,13 +79,14 @@ func compare(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	head, err := readSide(fl.Arg(1))
-	if err == nil && len(head.lines) == 0 {
+	if err == nil && len(head.all) == 0 {
 		err = fmt.Errorf("no check results in %s", strings.Join(head.files, ", "))
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "evalkit compare: NEW:", err)
 		return 1
 	}
+	pairBy(&base, &head)
 	c := compareRuns(*title, base, head, g)
 	if !*quiet {
 		if err := emit(stdout, "", []byte(renderCompareText(c))); err != nil {
@@ -163,22 +165,56 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// side is one run: its files and its top-level check lines, by key.
+// side is one run: its files and its top-level check lines, in order and
+// by key (see index).
 type side struct {
 	arg   string
 	files []string
+	all   []*results.Line
 	lines map[string]*results.Line
+}
+
+// packaged reports whether a line of the run names its package.
+func (s side) packaged() bool {
+	return slices.ContainsFunc(s.all, func(l *results.Line) bool { return l.Package != "" })
+}
+
+// index files the run's lines by key, with their package or without: a
+// check written twice under one key (the same check twice in a test)
+// pairs by its order.
+func (s *side) index(withPackage bool) {
+	s.lines = map[string]*results.Line{}
+	for _, l := range s.all {
+		key := *l
+		if !withPackage {
+			key.Package = ""
+		}
+		k := key.Key()
+		for n := 2; s.lines[k] != nil; n++ {
+			k = key.Key() + "\x00#" + strconv.Itoa(n)
+		}
+		s.lines[k] = l
+	}
+}
+
+// pairBy keys both runs' lines by package, test, case and check — the
+// tests of two packages may share a name and a results file, in which
+// their lines interleave as the packages ran — unless a run's lines name
+// no package (a results file from before they did): then by test, case
+// and check alone.
+func pairBy(base, head *side) {
+	by := base.packaged() && head.packaged()
+	base.index(by)
+	head.index(by)
 }
 
 // hasGlob reports whether a path has glob metacharacters.
 func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 // readSide reads a run given as a file, a directory or a glob. A Repeat's
-// attempts roll up into its line and are not compared one by one; a check
-// written twice under one key (the same check twice in a test) pairs by
-// its order.
+// attempts roll up into its line and are not compared one by one.
 func readSide(arg string) (side, error) {
-	s := side{arg: arg, lines: map[string]*results.Line{}}
+	s := side{arg: arg}
 	paths := []string{arg}
 	if _, err := os.Stat(arg); err != nil && hasGlob(arg) {
 		m, gerr := filepath.Glob(arg)
@@ -201,15 +237,9 @@ func readSide(arg string) (side, error) {
 			return s, err
 		}
 		for i := range ls {
-			l := &ls[i]
-			if l.Kind != results.KindCheck || l.Attempt != 0 {
-				continue
+			if l := &ls[i]; l.Kind == results.KindCheck && l.Attempt == 0 {
+				s.all = append(s.all, l)
 			}
-			k := l.Key()
-			for n := 2; s.lines[k] != nil; n++ {
-				k = l.Key() + "\x00#" + strconv.Itoa(n)
-			}
-			s.lines[k] = l
 		}
 	}
 	return s, nil
@@ -349,6 +379,16 @@ func compareRuns(title string, base, head side, g gate) comparison {
 	for k := range head.lines {
 		keys[k] = true
 	}
+	// A test name in several packages is shown with its package.
+	pkgs := map[string]map[string]bool{}
+	for _, s := range []side{base, head} {
+		for _, l := range s.lines {
+			if pkgs[l.Test] == nil {
+				pkgs[l.Test] = map[string]bool{}
+			}
+			pkgs[l.Test][l.Package] = true
+		}
+	}
 	types, tags := map[string]*groupRow{}, map[string]*groupRow{}
 	for k := range keys {
 		b, n := base.lines[k], head.lines[k]
@@ -356,7 +396,11 @@ func compareRuns(title string, base, head side, g gate) comparison {
 		if one == nil {
 			one = n
 		}
-		p := pairRow{Test: one.Test, Case: one.Case, Check: one.Check, Type: one.Type, Tags: unionTags(b, n), Base: b, New: n, Change: changeOf(b, n)}
+		test := one.Test
+		if len(pkgs[test]) > 1 {
+			test = inPackage(one.Package, test)
+		}
+		p := pairRow{Test: test, Case: one.Case, Check: one.Check, Type: one.Type, Tags: unionTags(b, n), Base: b, New: n, Change: changeOf(b, n)}
 		c.Pairs = append(c.Pairs, p)
 		c.Counts[p.Change]++
 		add(&c.Overall, p)
@@ -398,6 +442,18 @@ func compareRuns(title string, base, head side, g gate) comparison {
 	c.Drops = c.Drops[:min(len(c.Drops), maxDrops)]
 	c.Failures = g.judge(c)
 	return c
+}
+
+// inPackage names a test with its package as go test is given them:
+// "./examples/agent TestRefund".
+func inPackage(pkg, test string) string {
+	switch pkg {
+	case "":
+		return "(package not named) " + test
+	case ".":
+		return ". " + test
+	}
+	return "./" + pkg + " " + test
 }
 
 func unionTags(b, n *results.Line) []string {

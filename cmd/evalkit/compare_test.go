@@ -519,3 +519,31 @@ func TestCompareNewErrorsFailTheGate(t *testing.T) {
 	code, _, _ = runCLI("compare", fresh, fresh)
 	assert.Equal(t, 0, code, "an error BASE had already is no new one")
 }
+
+// Two packages' tests of one name share a results file, their lines in
+// the order the packages ran: BASE got package a's first, NEW package b's.
+// They pair by package, so nothing changed; paired by test name and
+// order, both checks flipped.
+func TestComparePairsByPackage(t *testing.T) {
+	dir := t.TempDir()
+	a := check("TestAgent", "Contains(ok)", "contains", "pass", `"package":"a"`)
+	b := check("TestAgent", "Contains(ok)", "contains", "fail", `"package":"b"`)
+	base := writeLines(t, filepath.Join(dir, "b.jsonl"), a, b)
+	head := writeLines(t, filepath.Join(dir, "n.jsonl"), b, a)
+	code, out, errOut := runCLI("compare", "-max-flips", "0", base, head)
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "changes: 0 pass→fail, 0 new errors, 0 fail→pass, 0 errors cleared, 0 removed, 0 new, 2 unchanged\n")
+
+	// A flip names the package, as the test's name alone is two tests.
+	flipped := check("TestAgent", "Contains(ok)", "contains", "fail", `"package":"a"`)
+	code, out, _ = runCLI("compare", base, writeLines(t, filepath.Join(dir, "f.jsonl"), b, flipped))
+	assert.Equal(t, 0, code)
+	assert.Regexp(t, `(?m)^  pass→fail +\./a TestAgent +Contains\(ok\) +pass → fail$`, out)
+
+	// A run whose lines name no package (written before they did) pairs
+	// with one whose lines do by test name alone.
+	old := writeLines(t, filepath.Join(dir, "old.jsonl"), check("TestAgent", "Contains(ok)", "contains", "pass"))
+	code, out, _ = runCLI("compare", old, writeLines(t, filepath.Join(dir, "one.jsonl"), a))
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "0 removed, 0 new, 1 unchanged\n")
+}
