@@ -547,3 +547,25 @@ func TestComparePairsByPackage(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "0 removed, 0 new, 1 unchanged\n")
 }
+
+// A failure message quotes the agent's output, which may hold a key; the
+// summary, the Markdown (a PR comment) and the HTML page never print it.
+func TestCompareRedactsCredentials(t *testing.T) {
+	dir := t.TempDir()
+	const key = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv"
+	base := writeLines(t, filepath.Join(dir, "b.jsonl"), check("TestA", "Contains(done)", "contains", "pass"))
+	head := writeLines(t, filepath.Join(dir, "n.jsonl"), check("TestA", "Contains(done)", "contains", "fail", `"message":"Contains(done): missing \"done\" in \"your key is `+key+`\""`))
+	md, page := filepath.Join(dir, "c.md"), filepath.Join(dir, "c.html")
+	_, out, errOut := runCLI("compare", "-md", md, "-html", page, base, head)
+	for name, text := range map[string]string{"summary": out + errOut, "markdown": readFile(t, md), "html": readFile(t, page)} {
+		assert.NotContains(t, text, "Ab3dEf6hIj9kLm2nOp5qRs8tUv", name)
+	}
+	assert.Contains(t, readFile(t, md), "[redacted]")
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(data)
+}
