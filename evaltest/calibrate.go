@@ -116,7 +116,10 @@ func (c *Calibration) OK() bool { return c.ok }
 
 // AtLeastKappa fails the test when Cohen's kappa between the judge and the
 // people's pass/fail is below min (in [−1,1]; 0.6 is a common bar,
-// "substantial agreement" from 0.61 in Landis and Koch, 1977).
+// "substantial agreement" from 0.61 in Landis and Koch, 1977). A gold set
+// of one class (people pass every item) gives kappa 0, or undefined when
+// the judge agrees on all, whatever the judge: gate it on AtLeastTPR, or
+// add items people fail.
 func (c *Calibration) AtLeastKappa(min float64) *Calibration {
 	c.t.tb.Helper()
 	return c.atLeast("AtLeastKappa", "kappa", c.report.Kappa, min, -1)
