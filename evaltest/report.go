@@ -235,7 +235,7 @@ func (t *T) writeLine(l results.Line, tr *evalkit.Transcript) {
 	if w == nil {
 		return
 	}
-	l.Test = testName(t.tb)
+	l.Test, l.Package = testName(t.tb), packageDir
 	if l.Test == "" {
 		l.Test = unnamedTest // a stand-in TB, as an example's
 	}
@@ -260,7 +260,7 @@ func (t *T) writeLine(l results.Line, tr *evalkit.Transcript) {
 			sum := sha256.Sum256(data)
 			l.TranscriptID = hex.EncodeToString(sum[:8])
 			if !w.HasTranscript(l.TranscriptID) {
-				t.reportErr(w, w.Write(results.Line{Kind: results.KindTranscript, Test: l.Test, Case: l.Case, ID: l.TranscriptID, Transcript: data}))
+				t.reportErr(w, w.Write(results.Line{Kind: results.KindTranscript, Test: l.Test, Package: l.Package, Case: l.Case, ID: l.TranscriptID, Transcript: data}))
 			}
 		}
 	}
@@ -344,7 +344,7 @@ func (t *T) reportTestOutcome() {
 	if lines > 0 {
 		msg = fmt.Sprintf("the test failed outside its checks (%d passed)", lines)
 	}
-	l := results.Line{Kind: results.KindCheck, Test: name, Case: t.x.report.caseName, Tags: t.x.report.tags,
+	l := results.Line{Kind: results.KindCheck, Test: name, Package: packageDir, Case: t.x.report.caseName, Tags: t.x.report.tags,
 		Check: "(the test)", Type: "test", Status: StatusFail.String(), Message: msg, Shard: shardLabel()}
 	writers.Lock()
 	if tl := writers.tests[name]; tl != nil && strings.Contains(name, "/") {

@@ -41,7 +41,7 @@ func reportAttrs(opts []evaltest.Option, body func(et *evaltest.T)) *attrTB {
 // line is the part of a results line these tests read.
 type line struct {
 	Kind, Test, Check, Type, Status, Judge, Source, Message, ID string
-	Case                                                        string
+	Case, Package                                               string
 	Attempt, Tokens, Attempts, Passed, Need                     int
 	Score                                                       *float64
 	CostUSD                                                     float64 `json:"cost_usd"`
@@ -116,6 +116,9 @@ func TestResultsFileAndAttributes(t *testing.T) {
 	assert.Equal(t, tid, lines[1].TranscriptID, "one transcript line per transcript")
 	assert.Equal(t, 3, lines[9].Attempts)
 	assert.Equal(t, 3, lines[9].Passed)
+	for _, l := range lines {
+		assert.Equal(t, "evaltest", l.Package, "every line names its package, from the module's root: two packages' tests may share a name and a results file")
+	}
 
 	assert.Equal(t, []string{
 		`evalkit.llm_judge fail score=0.55 judge=gpt-4.1-mini source=fake cost_usd=0.0004 Judge("States the amount", MinScore(0.80))`,

@@ -428,9 +428,10 @@ func resolveLink(path string) (string, error) {
 }
 
 // toWrite is what Save writes of a recording, judge or HTTP, in mode,
-// under the recording's lock: in ModeRecord every entry — entries, then
-// those of the journal (journal) and of the file now (a concurrent run's,
-// or a dead one's) under ids entries lacks, which entries then holds too;
+// under the recording's lock: in ModeRecord every entry — those this run
+// recorded (fresh), and those of the journal (journal) and of the file now
+// (a concurrent run's, a dead one's, or one audit -update rewrote) under
+// every other id, which entries then holds too;
 // in ModeRefresh the entries the live judge or API answered (fresh), and
 // the journal's others (another run's, which are newer than the file). A
 // file that no longer reads as a recording is an error, and is not
@@ -450,8 +451,12 @@ func toWrite[E any](k recKind[E], mode Mode, path string, entries map[string]E, 
 				return nil, fmt.Errorf("%w (not overwritten)", err)
 			}
 		}
+		// The file's entry stands for every id this run did not ask the
+		// live judge or API (fresh): its own copy is the file as it read
+		// it, and another writer (audit -update, a concurrent run) may
+		// have changed it since.
 		for _, e := range mergeEntries(k, old, journal) {
-			if _, ok := entries[k.id(e)]; !ok {
+			if !fresh[k.id(e)] {
 				entries[k.id(e)] = e
 			}
 		}

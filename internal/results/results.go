@@ -30,6 +30,10 @@ type Line struct {
 	Kind string `json:"kind"`
 	// Test is the full test name: TestRefund/case_name.
 	Test string `json:"test"`
+	// Package is the test's package, as its directory from the module's
+	// root ("examples/agent"; "." for the root), when known: the tests of
+	// two packages that share a results file may share a name.
+	Package string `json:"package,omitempty"`
 	// Case is the case's name, for a check of a case file (RunCases).
 	Case string `json:"case,omitempty"`
 	// Tags are the case's tags.
@@ -278,8 +282,8 @@ func ReadFile(path string) ([]Line, error) {
 	return Read(path, f)
 }
 
-// Key is what identifies a check line across runs and shards: test,
-// case, attempt and check, for comparing two runs' results.
+// Key is what identifies a check line across runs and shards: package,
+// test, case, attempt and check, for comparing two runs' results.
 func (l Line) Key() string {
-	return strings.Join([]string{l.Test, l.Case, fmt.Sprint(l.Attempt), l.Check}, "\x00")
+	return strings.Join([]string{l.Package, l.Test, l.Case, fmt.Sprint(l.Attempt), l.Check}, "\x00")
 }
