@@ -560,7 +560,7 @@ func TestCompareRedactsCredentials(t *testing.T) {
 	for name, text := range map[string]string{"summary": out + errOut, "markdown": readFile(t, md), "html": readFile(t, page)} {
 		assert.NotContains(t, text, "Ab3dEf6hIj9kLm2nOp5qRs8tUv", name)
 	}
-	assert.Contains(t, readFile(t, md), "[redacted]")
+	assert.Contains(t, readFile(t, md), "redacted:openai-key")
 }
 
 func readFile(t *testing.T, path string) string {

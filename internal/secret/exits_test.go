@@ -20,10 +20,10 @@ import (
 // test: route it through one of them, or, if it is a new choke point,
 // make it redact and add it here.
 var chokePoints = map[string][]string{
-	"evaltest":         {"writeArtifact"},        // secret.CleanBytes
-	"golden":           {"writeRaw", "lockFile"}, // writeRaw: only after cleanFile; lockFile: an empty lock
-	"internal/results": {"Write", "ReadFile"},    // Writer.Write: secret.CleanBytes
-	"cmd/evalkit":      {"main", "writeOutput"},  // run wraps stdout and stderr; writeOutput: secret.CleanBytes
+	"evaltest":         {"writeArtifact"},                         // secret.CleanBytes
+	"golden":           {"writeRaw", "lockFile", "appendJournal"}, // writeRaw: only after cleanFile; lockFile: an empty lock; appendJournal: lines from encodeLine, cleaned
+	"internal/results": {"Write", "ReadFile"},                     // Writer.Write: secret.CleanBytes
+	"cmd/evalkit":      {"main", "writeOutput"},                   // run wraps stdout and stderr; writeOutput: secret.CleanBytes
 }
 
 // outputCalls are the calls that write a file or print.
