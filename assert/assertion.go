@@ -125,5 +125,5 @@ func (a Assertion) Check(ctx context.Context, tr *evalkit.Transcript) (Result, e
 		return Result{}, err
 	}
 	details := append([]Detail{{"check", res.Summary}}, res.Details...)
-	return Result{Passed: g.passed, Score: clamp01(res.Score), Summary: g.summary, Details: details, Diff: res.Diff}, nil
+	return Result{Passed: g.passed, Score: clamp01(res.Score), Summary: g.summary, Want: g.want, Details: details, Diff: res.Diff}, nil
 }

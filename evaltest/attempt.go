@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/evalkit-go/evalkit/internal/results"
 )
 
 // attemptState collects one attempt's failures.
@@ -23,6 +25,7 @@ type attemptState struct {
 	cleanups []cleanupAt
 	helpers  map[string]bool // functions marked with the attempt's Helper, by name
 	running  string          // the line that registered the cleanup running, see at
+	judged   []results.Line  // the attempt's judged steps, for their Repeat's attributes
 }
 
 // cleanupAt is a cleanup and the line that registered it: what the
@@ -81,9 +84,9 @@ func (t *T) runAttempt(ctx context.Context, i int, attempt func(et *T)) Attempt 
 	tr := et.x.last
 	et.mu.Unlock()
 	st.mu.Lock()
-	failures, kinds := slices.Clone(st.failures), slices.Clone(st.kinds)
+	failures, kinds, judged := slices.Clone(st.failures), slices.Clone(st.kinds), slices.Clone(st.judged)
 	st.mu.Unlock()
-	return Attempt{Index: i, Status: st.status(), Failures: failures, Transcript: tr, evalErrs: kinds}
+	return Attempt{Index: i, Status: st.status(), Failures: failures, Transcript: tr, evalErrs: kinds, judged: judged}
 }
 
 func (s *attemptState) runCleanups() {

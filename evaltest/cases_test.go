@@ -109,7 +109,9 @@ func TestRunCasesFailures(t *testing.T) {
 		at + `testdata/cases/refunds.yaml:12: Eval("content_excludes", {"patterns":["sorry"]}): found excluded content`,
 		"--- PASS: TestCasesProbe/no_order",
 		"--- PASS: TestCasesProbe/repeated_answer", // its evals hold for an apology too
-		"=== ATTR  TestCasesProbe/repeated_answer evalkit.repeat pass score=1.00 passed=3/3 Repeat(3, PassRate(0.60), Exhaustive())",
+		"=== ATTR  TestCasesProbe/repeated_answer evalkit.001.check Repeat(3, PassRate(0.60), Exhaustive())",
+		"=== ATTR  TestCasesProbe/repeated_answer evalkit.001.outcome pass",
+		"=== ATTR  TestCasesProbe/repeated_answer evalkit.001.passed 3",
 	} {
 		assert.Contains(t, text, want)
 	}

@@ -70,6 +70,7 @@ func New(tb testing.TB, opts ...Option) *T {
 		o(t)
 	}
 	cleanup(tb, t.reportTestOutcome)
+	cleanup(tb, func() { forgetSteps(tb) })
 	return t
 }
 

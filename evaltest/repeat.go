@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/results"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 	"github.com/evalkit-go/evalkit/stats"
 )
@@ -281,7 +282,8 @@ type Attempt struct {
 	// Require; nil when it gave none.
 	Transcript *evalkit.Transcript
 
-	evalErrs []bool // per failure: an evaluation error
+	evalErrs []bool         // per failure: an evaluation error
+	judged   []results.Line // its judged steps, for the Repeat's attributes
 }
 
 // Repetition is a Repeat's outcome.
