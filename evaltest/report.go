@@ -50,8 +50,8 @@ type judgedCall struct {
 	judge    evalkit.Judge // the judge asked
 	criteria string        // the request's
 	verdict  evalkit.Verdict
-	source  string // live, replayed or fake
-	latency time.Duration
+	source   string // live, replayed or fake
+	latency  time.Duration
 }
 
 // Judge implements evalkit.Judge: ask, timed, remembering the verdict and

@@ -39,8 +39,8 @@ func report(args []string, stdout, stderr io.Writer) int {
 	htmlOut := fl.String("html", "", "write the HTML report to `FILE`")
 	mdOut := fl.String("md", "", "write the Markdown summary to `FILE` (\"-\": standard output)")
 	title := fl.String("title", "evalkit report", "the report's title")
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	if fl.NArg() == 0 || *htmlOut == "" && *mdOut == "" {
 		fmt.Fprint(stderr, reportUsage)
