@@ -37,6 +37,7 @@ type store struct {
 	now    func() time.Time
 	ignore []string // WithIgnoreFields' paths: Transports only
 	whole  bool     // WithWholeRequests
+	test   string   // WithTest: Transports only
 
 	mu       sync.Mutex
 	entries  map[string]Entry // as read, then as recorded

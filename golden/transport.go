@@ -69,9 +69,11 @@ type Transport struct {
 	live   http.RoundTripper
 	ignore [][]string
 	redact func(string) string
+	test   string // WithTest
 
 	mu     sync.Mutex
 	seen   map[string]int // key → identical requests sent so far
+	calls  int            // requests sent so far, for their order in the file
 	misses []*NotRecordedError
 	open   map[*streamBody]string // live streams not yet ended → their request
 	cut    []error                // live streams the client left before their end
@@ -94,6 +96,8 @@ type httpStore struct {
 	exists   bool
 	sum      string
 	partial  bool
+	pos      map[string]callPos // by ID: where its test last made it (httporder.go)
+	fileIdx  map[string]int     // by ID: its place in the file as read
 
 	cacheMu sync.Mutex
 	shapes  map[string]string // long text → its credential shapes redacted
@@ -154,7 +158,7 @@ func NewTransport(path string, live http.RoundTripper, opts ...Option) (*Transpo
 	if live == nil {
 		live = http.DefaultTransport
 	}
-	t := &Transport{live: live, ignore: ignore, redact: cfg.redact, seen: map[string]int{}}
+	t := &Transport{live: live, ignore: ignore, redact: cfg.redact, seen: map[string]int{}, test: cfg.test}
 	if cfg.mode == ModeLive {
 		t.st = &httpStore{path: path, mode: ModeLive}
 		return t, nil
@@ -196,8 +200,10 @@ func openHTTPStore(cfg *store) (*httpStore, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, in := range f.Interactions {
+		st.fileIdx = make(map[string]int, len(f.Interactions))
+		for i, in := range f.Interactions {
 			st.entries[in.ID()] = in
+			st.fileIdx[in.ID()] = i
 		}
 		st.exists, st.sum = true, sha256Hex(data)
 	}
@@ -273,10 +279,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mu.Lock()
 	t.seen[kr.key]++
 	n := t.seen[kr.key]
+	t.calls++
+	seq := t.calls
 	t.mu.Unlock()
 	id := kr.key + "#" + strconv.Itoa(n)
 
 	st.mu.Lock()
+	if st.mode != ModeReplay {
+		st.noteCall(id, t.test, seq) // where the file will list it (httporder.go)
+	}
 	in, hit := st.entries[id]
 	if hit && (st.mode != ModeRefresh || st.fresh[id]) {
 		st.used[id] = true
@@ -323,7 +334,7 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		t.finish(kr.key, n, c, Interaction{}, err)
 		return nil, err
 	}
-	in := Interaction{Key: kr.key, Occurrence: n, Request: kr.written, Response: HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}}
+	in := Interaction{Key: kr.key, Occurrence: n, Test: t.test, Request: kr.written, Response: HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}}
 	if isEventStream(resp.Header) {
 		in.Response.Events = []Event{}
 		out := in.response(req)
@@ -542,7 +553,7 @@ func (st *httpStore) writeLocked() error {
 	if err != nil {
 		return err
 	}
-	data, err := (&HTTPFile{Version: Version, Interactions: list}).Marshal()
+	data, err := (&HTTPFile{Version: Version, Interactions: st.ordered(list)}).Marshal()
 	if err != nil {
 		return err
 	}
