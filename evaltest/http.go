@@ -1,14 +1,20 @@
 package evaltest
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/deadline"
 )
 
 // HTTPClient returns an *http.Client whose transport records and replays
@@ -39,6 +45,12 @@ import (
 //	    differs: body.messages[0].content: now "You are a terse airline agent.", recorded "# Airline Agent Policy…"
 //	    hint: EVALKIT_MODE=record go test ./agent -run '^TestAgent$'   # record the missing model calls against the live API
 //
+// Each request, and the reading of its response, stops at the test's
+// deadline (see Context) with an error naming the request, which the test
+// also reports when it ends. Each exchange obtained in record or refresh
+// mode is journaled at once (see golden.JournalSuffix), so a run that ends
+// before the test does loses none.
+//
 // The recording is read at the first call and written when the test ends.
 // A bad mode or a recording that does not read fails the test at once
 // (tb.Fatalf), so call HTTPClient from the test's goroutine.
@@ -68,11 +80,16 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 		tb.Fatalf("HTTPClient(t): error: %v", err)
 		return nil
 	}
+	logNotes(tb, tr.Notes()) // a journal recovered, say
 	hint := hintCommand("record", test, "record the missing model calls against the live API")
+	h := &hinting{tr: tr, hint: hint, stop: stopFor(tb)}
 	tb.Cleanup(func() {
 		tb.Helper()
 		if misses := tr.Misses(); len(misses) > 0 {
 			tb.Errorf("%s", missMessage(misses, hint))
+		}
+		for _, err := range h.stalled() {
+			tb.Errorf("HTTPClient(t): error: %v", err)
 		}
 		if tb.Failed() || tb.Skipped() || filtered() {
 			tr.MarkPartial()
@@ -80,24 +97,100 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 		if err := tr.Save(); err != nil {
 			tb.Errorf("HTTPClient(t): error: saving the recorded HTTP exchanges: %v", err)
 		}
+		logNotes(tb, tr.Notes())
 	})
-	return &hinting{tr: tr, hint: hint}
+	return h
 }
 
 // hinting is a golden.Transport whose replay misses end with the command
-// that records them.
+// that records them, and whose requests stop at the test's deadline (see
+// Context): a request, or the reading of its response, still going then
+// ends with a *deadline.Error, which the test reports when it ends.
 type hinting struct {
 	tr   *golden.Transport
 	hint string
+	stop *deadline.Stop // nil: no deadline
+
+	mu    sync.Mutex
+	stops []error // requests the deadline stopped, in order
 }
 
 func (h *hinting) RoundTrip(req *http.Request) (*http.Response, error) {
+	if h.stop == nil {
+		return h.roundTrip(req)
+	}
+	what := req.Method + " " + deadline.CleanURL(req.URL.String())
+	ctx, cancel := deadline.WithStop(req.Context(), h.stop)
+	resp, err := deadline.Wait(ctx, what, func(ctx context.Context) (*http.Response, error) {
+		return h.roundTrip(req.WithContext(ctx))
+	})
+	if err != nil {
+		cancel()
+		h.stopped(err)
+		return nil, err
+	}
+	// The deadline holds while the body is read; closing it lets go.
+	resp.Body = &stopBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, what: what, start: time.Now(), h: h}
+	return resp, nil
+}
+
+func (h *hinting) roundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := h.tr.RoundTrip(req)
 	var nr *golden.NotRecordedError
 	if errors.As(err, &nr) {
 		return nil, &missError{nr: nr, hint: h.hint}
 	}
 	return resp, err
+}
+
+// stopped notes err when the test's deadline caused it.
+func (h *hinting) stopped(err error) {
+	var de *deadline.Error
+	if !errors.As(err, &de) {
+		return
+	}
+	h.mu.Lock()
+	h.stops = append(h.stops, err)
+	h.mu.Unlock()
+}
+
+// stalled returns the requests the deadline stopped.
+func (h *hinting) stalled() []error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.stops)
+}
+
+// stopBody is a response body read under the test's deadline: a read the
+// deadline ends returns a *deadline.Error naming the request.
+type stopBody struct {
+	io.ReadCloser
+	ctx    context.Context
+	cancel context.CancelFunc
+	what   string
+	start  time.Time
+	h      *hinting
+	once   sync.Once
+}
+
+func (b *stopBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		if stop := deadline.Of(b.ctx); stop != nil {
+			var de *deadline.Error
+			if !errors.As(err, &de) {
+				err = &deadline.Error{What: "reading the response to " + b.what, Waited: time.Since(b.start), Stop: stop, Err: err}
+			}
+			b.once.Do(func() { b.h.stopped(err) })
+		}
+	}
+	return n, err
+}
+
+func (b *stopBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 // missError is a replay miss with its hint.

@@ -3,3 +3,7 @@ package golden
 // SetTestHookMidWrite sets a hook run after half of a recording's bytes
 // are written to its temporary file, for the killed-mid-write test.
 func SetTestHookMidWrite(f func()) { testHookMidWrite = f }
+
+// SetTestNoJournal turns journaling off (true) or on, for the benchmark
+// that measures what it costs against a Save at the end only.
+func SetTestNoJournal(off bool) { testNoJournal = off }

@@ -32,26 +32,27 @@ type callPos struct {
 // noteCall records that the Transport's test made the request id as its
 // seq-th request. A test's latest Transport says where its requests go (a
 // rerun, go test -count=2, may call otherwise); of two tests making one
-// identical request, the one that sorts first keeps it. st.mu is held.
+// identical request, the one that sorts first keeps it, and a request
+// written under a test moves only to one that sorts before it, so the
+// order parallel tests ran in never moves it. st.mu is held.
 func (st *httpStore) noteCall(id, test string, seq int) {
 	if st.pos == nil {
 		st.pos = map[string]callPos{}
 	}
-	old, ok := st.pos[id]
-	if ok && old.test < test {
+	if old, ok := st.pos[id]; ok && old.test < test {
 		return
 	}
 	st.pos[id] = callPos{test: test, seq: seq}
-	if in, have := st.entries[id]; have && in.Test != "" && in.Test != test {
-		st.dirty = true // written under another test, which sorts after this one
+	if in, have := st.entries[id]; have && in.Test != "" && test < in.Test {
+		st.dirty = true // written under a test that sorts after this one
 	}
 }
 
 // ordered sorts list as it is written: by test, then the interactions
 // this run's test made in the order it made them, then the others in
 // their order in the file (as read), then any more (another process's)
-// by key; the test "" by key. An interaction made this run belongs to
-// the first test by name that made it. st.mu is held.
+// by key; the test "" by key. An interaction belongs to the first test
+// by name that made it, this run or when it was written. st.mu is held.
 func (st *httpStore) ordered(list []Interaction) []Interaction {
 	type rank struct {
 		class, n int
@@ -61,8 +62,8 @@ func (st *httpStore) ordered(list []Interaction) []Interaction {
 		in := &list[i]
 		id := in.ID()
 		p, made := st.pos[id]
-		if made && p.test != "" {
-			in.Test = p.test // of the tests that made it, the first by name: whichever asked first
+		if made && p.test != "" && (in.Test == "" || p.test < in.Test) {
+			in.Test = p.test // of the tests that made it, the first by name, whichever asked first
 		}
 		switch idx, read := st.fileIdx[id]; {
 		case in.Test == "":
