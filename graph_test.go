@@ -65,7 +65,7 @@ func TestPackageGraph(t *testing.T) {
 		// judgeset builds it. evalkit checks documents the checks from
 		// assert's registry itself, with assert's dependencies.
 		"./cmd/evalkit": slices.Concat(recordings, judges, []string{mod + "/cmd/evalkit", mod + "/internal/results", mod + "/stats",
-			mod + "/assert", mod + "/internal/...", "github.com/google/go-cmp/...", "github.com/jmespath-community/go-jmespath/...",
+			mod + "/assert", mod + "/verdicts", mod + "/internal/...", "github.com/google/go-cmp/...", "github.com/jmespath-community/go-jmespath/...",
 			"github.com/santhosh-tekuri/jsonschema/...", "golang.org/x/exp/...", "golang.org/x/text/...",
 			mod + "/judgeset", mod + "/internal/yamlcheck", "go.yaml.in/yaml/v3",
 			"github.com/go-analyze/charts/...", "github.com/go-analyze/bulk/...", "github.com/golang/freetype/...",
