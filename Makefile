@@ -3,7 +3,7 @@ GO        ?= go
 GOTESTSUM  = $(GO) tool -modfile=tools/go.mod gotestsum
 PKGS       = ./...
 
-.PHONY: test race record demo lint bench bench-all buildcost cover report fuzz
+.PHONY: test race record demo lint bench bench-all buildcost cover report fuzz checks
 
 ## test: lint, then every test of every package (the CI command)
 test: lint
@@ -75,3 +75,7 @@ buildcost:
 cover:
 	$(GO) test -count=1 -coverprofile=coverage.out $(PKGS)
 	$(GO) tool cover -func=coverage.out | tail -n 1
+
+## checks: regenerate CHECKS.md, the check reference, from the registry (TestChecksMarkdown compares it)
+checks:
+	$(GO) run ./cmd/evalkit checks -md > CHECKS.md

@@ -128,7 +128,7 @@ func (a Assertion) Check(ctx context.Context, tr *evalkit.Transcript) (Result, e
 		return Result{}, err
 	}
 	details := append([]Detail{{"check", res.Summary}}, res.Details...)
-	return Result{Passed: g.passed, Score: clamp01(res.Score), Summary: g.summary, Details: details, Diff: res.Diff, lazyDiff: res.lazyDiff}, nil
+	return Result{Passed: g.passed, Score: clamp01(res.Score), Summary: g.summary, Want: g.want, Details: details, Diff: res.Diff, lazyDiff: res.lazyDiff}, nil
 }
 
 // bounds are the assertion's score bounds: MinScore and MaxScore, or a

@@ -116,6 +116,7 @@ func GradeVerdict(v evalkit.Verdict, p Passing) (passed bool, err error) {
 type graded struct {
 	passed  bool
 	summary string
+	want    string // what passes, as the summary's want clause says it: ">= 0.80"
 	details []Detail
 }
 
@@ -294,7 +295,7 @@ func gradeScore(check string, v evalkit.Verdict, lo, hi *float64) (graded, error
 	if near == nil || (hi != nil && v.Score > *hi) {
 		near = hi
 	}
-	return graded{passed: passed, summary: "score " + fmtScore(v.Score, *near) + ", " + want}, nil
+	return graded{passed: passed, summary: "score " + fmtScore(v.Score, *near) + ", " + want, want: strings.TrimPrefix(want, "want ")}, nil
 }
 
 // fmtBound writes a threshold with two decimals, or exactly when two
@@ -342,7 +343,7 @@ func (p Passing) gradeLabel(check string, v evalkit.Verdict) (graded, error) {
 	}
 	summary := "label " + excerpt(label)
 	if slices.Contains(p.canonSet(p.Labels), got) {
-		return graded{passed: true, summary: summary}, nil
+		return graded{passed: true, summary: summary, want: strings.TrimPrefix(want, "want ")}, nil
 	}
 	if !p.Rules.IgnoreZeroWidth && hasFormat(label) {
 		return graded{}, badVerdict(check, "the label %s holds invisible characters (%s): set the rule ignore_zero_width (Rules.IgnoreZeroWidth) to read past them",
@@ -351,7 +352,7 @@ func (p Passing) gradeLabel(check string, v evalkit.Verdict) (graded, error) {
 	if len(p.Offered) > 0 && !slices.Contains(p.canonSet(p.Offered), got) {
 		return graded{}, badVerdict(check, "the label %s is not one of the offered labels (%s)", excerpt(label), quoteList(p.Offered))
 	}
-	return graded{summary: summary + ", " + want}, nil
+	return graded{summary: summary + ", " + want, want: strings.TrimPrefix(want, "want ")}, nil
 }
 
 // label reads the verdict's label: Verdict.Label, or the string field.
@@ -411,9 +412,9 @@ func (p Passing) gradeBool(check string, v evalkit.Verdict) (graded, error) {
 	}
 	summary := fmt.Sprintf("judge's %s: %s", what, word(got))
 	if got == *p.Passed {
-		return graded{passed: true, summary: summary}, nil
+		return graded{passed: true, summary: summary, want: word(*p.Passed)}, nil
 	}
-	return graded{summary: summary + ", want " + word(*p.Passed)}, nil
+	return graded{summary: summary + ", want " + word(*p.Passed), want: word(*p.Passed)}, nil
 }
 
 // gaveInstead says what a verdict has in place of the missing field.
@@ -471,9 +472,9 @@ func (p Passing) gradeSchema(check string, v evalkit.Verdict) (graded, error) {
 		return graded{}, fmt.Errorf("%s: validating the verdict: %w", check, err)
 	}
 	if leaves == nil {
-		return graded{passed: true, summary: "the verdict matches the passing schema"}, nil
+		return graded{passed: true, summary: "the verdict matches the passing schema", want: "the passing schema"}, nil
 	}
-	return graded{summary: "the verdict does not match the passing schema", details: leaves}, nil
+	return graded{summary: "the verdict does not match the passing schema", want: "the passing schema", details: leaves}, nil
 }
 
 // validateFields validates a verdict object against a compiled schema as

@@ -136,7 +136,8 @@ func (c Case) rule() (Rule, []RepeatOption) {
 // Every file is read and every eval validated (Registry.Validate, with
 // the registry of WithRegistry) before any case runs: a syntax error, an
 // unknown field, a misspelt check type or parameter fails the test at
-// once, every problem listed with its file, line and field. No file
+// once, every problem listed with its file, line and field; so does a
+// judged eval (llm_judge, a metric) when opts give no judge. No file
 // matching, or a file without cases, is an error too. A case with repeat
 // runs as T.Repeat; a check over several transcripts ("consistent") then
 // runs once over all the attempts' transcripts.
@@ -152,6 +153,9 @@ func RunCases(t *testing.T, glob string, run func(et *T, c Case) *evalkit.Transc
 	probe := New(t, opts...)
 	tb := probe.tb // reports redacted
 	cases, err := LoadCases(glob, probe.loadRegistry())
+	if err == nil {
+		err = probe.judgeless(cases)
+	}
 	if err != nil {
 		tb.Fatalf("RunCases(%q): %v", glob, err)
 		return

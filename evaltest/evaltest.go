@@ -22,8 +22,14 @@ import (
 // T wraps a test for evalkit assertions. Make one per test (or subtest) with
 // New; it is safe to use from the test's goroutine and from parallel
 // subtests' own T values.
+//
+// T is a testing.TB: et.Fatal, et.Errorf, et.Log, et.Helper, et.Cleanup,
+// et.TempDir, et.Context, et.Name and the rest are the test's, reported at
+// the caller's line, so helpers taking a testing.TB take a *T, and a
+// RunCases or Repeat callback needs no other handle. Inside a Repeat's
+// attempt they are the attempt's (see T.TB).
 type T struct {
-	tb       testing.TB
+	tb       // the test's testing.TB, its methods T's; an attempt's inside a Repeat
 	registry *assert.Registry
 	judge    evalkit.Judge // see WithJudge
 	judges   evalkit.JudgeSet
@@ -39,6 +45,12 @@ type T struct {
 
 	x extension // Repeat's attempts, case files and reports (see repeat.go)
 }
+
+// tb is testing.TB under the name T embeds it by: the field t.tb. A type
+// outside package testing is a testing.TB only by embedding one, and an
+// embedded testing.TB would be a field named TB, which T's method TB
+// forbids.
+type tb = testing.TB
 
 // Option configures a T.
 type Option func(*T)
@@ -59,6 +71,7 @@ func New(tb testing.TB, opts ...Option) *T {
 		o(t)
 	}
 	cleanup(t.tb, t.reportTestOutcome)
+	cleanup(t.tb, func() { forgetSteps(tb) })
 	return t
 }
 

@@ -72,7 +72,7 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 	}
 	test, _, _ := strings.Cut(tb.Name(), "/")
 	path := filepath.Join("testdata", "evalkit", fileName(test)+golden.HTTPSuffix)
-	all := []golden.Option{golden.WithMode(mode)}
+	all := []golden.Option{golden.WithMode(mode), golden.WithTest(tb.Name())}
 	if dir := golden.DefaultUsageDir(); dir != "" {
 		all = append(all, golden.WithUsageLog(dir))
 	}

@@ -42,10 +42,16 @@ func reporter(tb testing.TB) testing.TB {
 
 // base is the TB a reporter wraps: the test itself, for what keys on it.
 func base(tb testing.TB) testing.TB {
-	if r, ok := tb.(*redactingTB); ok {
-		return r.TB
+	for {
+		switch x := tb.(type) {
+		case *redactingTB:
+			tb = x.TB
+		case *T: // a T given as a testing.TB
+			tb = x.root().tb
+		default:
+			return tb
+		}
 	}
-	return tb
 }
 
 // redactingTB is a testing.TB whose output is redacted (see reporter).

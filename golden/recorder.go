@@ -38,6 +38,7 @@ type store struct {
 	ignore  []string // WithIgnoreFields' paths: Transports only
 	whole   bool     // WithWholeRequests
 	opening bool     // Open: no live judge yet
+	test    string   // WithTest: Transports only
 
 	mu       sync.Mutex
 	entries  map[string]Entry // as read, then as recorded

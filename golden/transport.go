@@ -76,9 +76,11 @@ type Transport struct {
 	live   http.RoundTripper
 	ignore [][]string
 	redact func(string) string
+	test   string // WithTest
 
 	mu     sync.Mutex
 	seen   map[string]int // key → identical requests sent so far
+	calls  int            // requests sent so far, for their order in the file
 	misses []*NotRecordedError
 	open   map[*streamBody]string // live streams not yet ended → their request
 	cut    []error                // live streams the client left before their end
@@ -101,7 +103,9 @@ type httpStore struct {
 	exists   bool
 	sum      string
 	partial  bool
-	notes    []string // see Transport.Notes
+	notes    []string           // see Transport.Notes
+	pos      map[string]callPos // by ID: where its test last made it (httporder.go)
+	fileIdx  map[string]int     // by ID: its place in the file as read
 }
 
 // httpCall is a live exchange that other identical requests wait for.
@@ -159,7 +163,7 @@ func NewTransport(path string, live http.RoundTripper, opts ...Option) (*Transpo
 	if live == nil {
 		live = http.DefaultTransport
 	}
-	t := &Transport{live: live, ignore: ignore, redact: cfg.redact, seen: map[string]int{}}
+	t := &Transport{live: live, ignore: ignore, redact: cfg.redact, seen: map[string]int{}, test: cfg.test}
 	if cfg.mode == ModeLive {
 		t.st = &httpStore{path: path, mode: ModeLive}
 		return t, nil
@@ -210,8 +214,10 @@ func openHTTPStore(cfg *store) (*httpStore, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, in := range f.Interactions {
+		st.fileIdx = make(map[string]int, len(f.Interactions))
+		for i, in := range f.Interactions {
 			st.entries[in.ID()] = in
+			st.fileIdx[in.ID()] = i
 		}
 		st.exists, st.sum = true, sha256Hex(data)
 	}
@@ -288,10 +294,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mu.Lock()
 	t.seen[kr.key]++
 	n := t.seen[kr.key]
+	t.calls++
+	seq := t.calls
 	t.mu.Unlock()
 	id := kr.key + "#" + strconv.Itoa(n)
 
 	st.mu.Lock()
+	if st.mode != ModeReplay {
+		st.noteCall(id, t.test, seq) // where the file will list it (httporder.go)
+	}
 	in, hit := st.entries[id]
 	if hit && (st.mode != ModeRefresh || st.fresh[id]) {
 		st.used[id] = true
@@ -338,7 +349,7 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		t.finish(kr.key, n, c, Interaction{}, err)
 		return nil, err
 	}
-	in := Interaction{Key: kr.key, Occurrence: n, Request: kr.written, Response: HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}}
+	in := Interaction{Key: kr.key, Occurrence: n, Test: t.test, Request: kr.written, Response: HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}}
 	if isEventStream(resp.Header) {
 		in.Response.Events = []Event{}
 		out := in.response(req)
@@ -556,7 +567,11 @@ func (st *httpStore) write() error {
 }
 
 func (st *httpStore) writeLocked() error {
-	notes, err := saveLocked(httpKind, st.mode, st.path, st.entries, st.fresh, &st.exists, &st.sum)
+	k := httpKind
+	k.marshal = func(ins []Interaction) ([]byte, error) { // each test's calls in its order (httporder.go)
+		return (&HTTPFile{Version: Version, Interactions: st.ordered(ins)}).Marshal()
+	}
+	notes, err := saveLocked(k, st.mode, st.path, st.entries, st.fresh, &st.exists, &st.sum)
 	st.notes = append(st.notes, notes...)
 	if err != nil {
 		return err

@@ -77,8 +77,8 @@ func audit(args []string, stdout, stderr io.Writer) int {
 	fl.BoolVar(&o.update, "update", false, "write the new verdicts of the audited entries that changed")
 	mdOut := fl.String("md", "", "also write the audit as Markdown to `FILE` (\"-\": standard output)")
 	htmlOut := fl.String("html", "", "also write the audit as an HTML page to `FILE`")
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	switch {
 	case o.n < 1:

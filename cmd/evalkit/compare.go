@@ -59,8 +59,8 @@ func compare(args []string, stdout, stderr io.Writer) int {
 	htmlOut := fl.String("html", "", "write the comparison as an HTML page to `FILE`")
 	title := fl.String("title", "evalkit compare", "the comparison's title")
 	quiet := fl.Bool("q", false, "print no summary, only the gate's verdict")
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	if fl.NArg() != 2 {
 		fl.Usage()

@@ -55,6 +55,14 @@ type Line struct {
 	Message string `json:"message,omitempty"`
 	// Judge is the model that judged, for a judged check.
 	Judge string `json:"judge,omitempty"`
+	// Criteria are a judged check's criteria as the judge was asked them,
+	// whole (the Check label cuts them); Reasoning is the judge's
+	// reasoning, whole, passed or not; Threshold is what passes, as the
+	// result's want clause says it (">= 0.80", "one of \"A\", \"B\"",
+	// "pass").
+	Criteria  string `json:"criteria,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+	Threshold string `json:"threshold,omitempty"`
 	// Provenance says which judge gave the verdict, for a judged check
 	// whose judge has a name in a judge set or an identity.
 	Provenance *Provenance `json:"provenance,omitempty"`
