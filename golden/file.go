@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/inputs"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -106,24 +107,17 @@ func Load(path string) (*File, error) {
 	return Decode(path, data)
 }
 
-// readFile reads a recording through os.Open, which go test's cache
-// tracks, so a test replaying it reruns when it changes.
+// readFile reads a recording: a regular file (a FIFO is refused, never
+// waited on) of at most inputs.Recording's limit (64 MiB, or
+// EVALKIT_MAX_RECORDING_BYTES), read into one buffer of its size. It
+// opens the file through os.OpenFile, which go test's cache tracks, so a
+// test replaying it reruns when it changes.
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	data, err := inputs.ReadFile(path, inputs.Recording)
 	if err != nil {
 		return nil, fmt.Errorf("golden: %w", err)
 	}
-	defer f.Close()
-	// Read into a buffer of the file's size, as os.ReadFile does:
-	// io.ReadAll's doubling allocated two and a half times a large file.
-	var b bytes.Buffer
-	if info, err := f.Stat(); err == nil && info.Size() > 0 && info.Size() < 1<<40 {
-		b.Grow(int(info.Size()) + bytes.MinRead)
-	}
-	if _, err := b.ReadFrom(f); err != nil {
-		return nil, fmt.Errorf("golden: reading %s: %w", path, err)
-	}
-	return b.Bytes(), nil
+	return data, nil
 }
 
 // Decode reads a recording; name says which file in errors. It returns an
