@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDecodeEntriesAsWhole: Decode's streaming read of a recording returns
+// TestDecodeEntriesAsWhole: parse's streaming read of a recording returns
 // what reading it as one value returns, and leaves every other input to
 // that, errors included.
 func TestDecodeEntriesAsWhole(t *testing.T) {
@@ -43,7 +43,7 @@ func TestDecodeEntriesAsWhole(t *testing.T) {
 		"no version":       `{"entries": []}`,
 	} {
 		whole, err := decodeWhole("f", []byte(data))
-		got, gotErr := Decode("f", []byte(data))
+		got, gotErr := parse("f", []byte(data))
 		assert.Equal(t, whole, got, name)
 		assert.Equal(t, err, gotErr, name)
 	}

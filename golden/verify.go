@@ -3,7 +3,6 @@ package golden
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"net/http"
 	"strings"
 
@@ -76,7 +75,7 @@ func Verify(path string) error {
 		return e
 	}
 	problem := e.add
-	f, err := Decode(path, data)
+	f, err := decode(path, data)
 	if err != nil {
 		problem("%v", strings.TrimPrefix(err.Error(), "golden: "+path+": "))
 		return e
@@ -99,14 +98,8 @@ func Verify(path string) error {
 		if ent.RecordedAt.IsZero() {
 			problem("%s: no recorded_at", where)
 		}
-		if v := ent.Verdict; v.Scored && (math.IsNaN(v.Score) || v.Score < 0 || v.Score > 1) {
-			problem("%s: score %v is outside [0,1]", where, v.Score)
-		} else if scale := scaleOf(ent); v.Scored && (v.RawScore != 0 || scale.Min != 0) {
-			// A raw score of 0 on a scale from 0 may be one the judge
-			// never gave (raw_score is left out when 0): not checked.
-			if want, err := scale.Normalize(v.RawScore); err != nil || math.Abs(want-v.Score) > 1e-9 {
-				problem("%s: score %v is not raw_score %v on the scale [%v, %v] (one was edited?)", where, v.Score, v.RawScore, scale.Min, scale.Max)
-			}
+		if p := scoreProblem(ent); p != "" {
+			problem("%s: %s", where, p)
 		}
 	}
 	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {
