@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalkit-go/evalkit/internal/inputs"
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -157,8 +158,10 @@ func withFile(err error, path string) error {
 // "arguments"), media parts both in "content" and in "parts". API error
 // bodies, unfinished responses, and tool calls evalkit cannot decode
 // (hosted tools such as web_search_call, Anthropic's server_tool_use) are
-// errors too, never a transcript that silently lacks them. So is input
-// past 32 MiB (EVALKIT_MAX_TRANSCRIPT_BYTES raises the limit).
+// errors too, never a transcript that silently lacks them. So are a key
+// given twice with different values in any object of the input (a usage
+// count, a tool's input: the error names its JSON path, line and column),
+// and input past 32 MiB (EVALKIT_MAX_TRANSCRIPT_BYTES raises the limit).
 func Decode(data []byte) (*Transcript, error) {
 	if err := checkSize(data); err != nil {
 		return nil, err
@@ -171,7 +174,28 @@ func Decode(data []byte) (*Transcript, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, syntaxError(data, err)
 	}
-	return decodeDocument(doc, nil)
+	tr, err := decodeDocument(doc, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := conflict(doc); err != nil {
+		return nil, err
+	}
+	return tr, nil
+}
+
+// conflict refuses a document that gives a key twice in one object with
+// different values, at any depth (a usage count, a tool's input, a
+// metadata field): encoding/json keeps the last, another reader the first,
+// so what the transcript says cannot be told. The decoders' own check of
+// a message's fields (keys compared as encoding/json matches them to
+// fields, ignoring case) runs first, with its own message.
+func conflict(doc []byte) error {
+	var ce *jsonx.ConflictError
+	if err := jsonx.Conflicts(doc); errors.As(err, &ce) {
+		return &DecodeError{Path: ce.Path, Line: ce.Line, Column: ce.Column, Msg: "given twice, with different values: which is meant is ambiguous"}
+	}
+	return nil
 }
 
 // DecodeAll reads many transcripts: JSON Lines with one transcript per line
@@ -199,6 +223,12 @@ func DecodeAll(data []byte) ([]*Transcript, error) {
 				out := make([]*Transcript, 0, len(elems))
 				for i, e := range elems {
 					tr, err := decodeDocument(e, nil)
+					if err == nil {
+						if err = conflict(e); err != nil {
+							// Its line and column would be the record's own.
+							err.(*DecodeError).Line, err.(*DecodeError).Column = 0, 0
+						}
+					}
 					if err != nil {
 						return nil, withRecord(err, "["+strconv.Itoa(i)+"]")
 					}

@@ -19,8 +19,10 @@ import (
 // child process measures it: a clear error within 5 s and 500 MB.
 func TestLoadAliasCycle(t *testing.T) {
 	if hostile.Child("judgeset-cycle") {
-		_, err := judgeset.Load(os.Getenv("EVALKIT_TEST_FILE"))
-		hostile.Report(err)
+		hostile.Do(func() error {
+			_, err := judgeset.Load(os.Getenv("EVALKIT_TEST_FILE"))
+			return err
+		})
 		return
 	}
 	path := filepath.Join(t.TempDir(), "judges.yaml")

@@ -9,8 +9,10 @@
 //
 //	func TestHugeFile(t *testing.T) {
 //		if hostile.Child("huge") {
-//			_, err := golden.Load(os.Getenv("FILE"))
-//			hostile.Report(err) // the child's result, for the parent to read
+//			hostile.Do(func() error { // timed, its error reported to the parent
+//				_, err := golden.Load(os.Getenv("FILE"))
+//				return err
+//			})
 //			return
 //		}
 //		res := hostile.Run("TestHugeFile", "huge", 20*time.Second, "FILE="+path)
@@ -25,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -56,8 +59,26 @@ func watchdog(max uint64) {
 	}
 }
 
-// marker starts the line Report writes.
-const marker = "hostile-child-result: "
+// marker starts the line Report writes, elapsedMarker the line Do writes.
+const (
+	marker        = "hostile-child-result: "
+	elapsedMarker = "hostile-child-elapsed: "
+	peakMarker    = "hostile-child-peak-rss: "
+)
+
+// Do runs f in the child, timing it, and reports its error (see Report)
+// and its wall time, which Run's Result gives as Took: the time the input
+// took, without the child's start and exit, which a loaded machine can
+// stretch.
+func Do(f func() error) {
+	start := time.Now()
+	err := f()
+	fmt.Printf("%s%d\n", elapsedMarker, time.Since(start).Nanoseconds())
+	if peak := peakRSS(); peak > 0 {
+		fmt.Printf("%s%d\n", peakMarker, peak)
+	}
+	Report(err)
+}
 
 // Report writes the child's result for Run to read: err's message, or
 // "ok". Newlines in it are written as " | ".
@@ -73,8 +94,13 @@ func Report(err error) {
 type Result struct {
 	// Elapsed is the child's wall time, from start to exit (or kill).
 	Elapsed time.Duration
-	// MaxRSS is the child's peak resident set, in bytes; 0 where the
-	// system does not say.
+	// Took is the wall time of what the child did (see Do); Elapsed when
+	// it did not say.
+	Took time.Duration
+	// MaxRSS is the child's peak resident set, in bytes: its own count
+	// since its exec where the system keeps one (Linux's VmHWM: the
+	// rusage of a child started by vfork counts the parent's resident set
+	// too), else its rusage; 0 where the system does not say.
 	MaxRSS int64
 	// Result is what the child reported (see Report); "" if it reported
 	// nothing.
@@ -102,17 +128,28 @@ func Run(test, name string, timeout time.Duration, env ...string) Result {
 	if cmd.ProcessState != nil {
 		r.MaxRSS = maxRSS(cmd.ProcessState)
 	}
+	r.Took = r.Elapsed
 	for _, line := range strings.Split(r.Output, "\n") {
 		if rest, ok := strings.CutPrefix(line, marker); ok {
 			r.Result = rest
+		}
+		if rest, ok := strings.CutPrefix(line, peakMarker); ok {
+			if n, err := strconv.ParseInt(rest, 10, 64); err == nil {
+				r.MaxRSS = n
+			}
+		}
+		if rest, ok := strings.CutPrefix(line, elapsedMarker); ok {
+			if ns, err := strconv.ParseInt(rest, 10, 64); err == nil {
+				r.Took = time.Duration(ns)
+			}
 		}
 	}
 	return r
 }
 
-// Within returns nil when the child ended by itself within d, with a peak
-// resident set of at most max bytes, having reported a result; else an
-// error saying which, with its output. Under the race detector, whose
+// Within returns nil when the child ended by itself, what it did taking
+// at most d (Took), with a peak resident set of at most max bytes, having
+// reported a result; else an error saying which, with its output. Under the race detector, whose
 // costs are no measure of the code's, only the ending is checked.
 func (r Result) Within(d time.Duration, max int64) error {
 	switch {
@@ -122,17 +159,18 @@ func (r Result) Within(d time.Duration, max int64) error {
 		return fmt.Errorf("the child reported nothing (%s, %v):\n%s", r, r.Err, tail(r.Output))
 	case Race:
 		return nil
-	case r.Elapsed > d:
-		return fmt.Errorf("the child took %s, more than %s", r.Elapsed.Round(time.Millisecond), d)
+	case r.Took > d:
+		return fmt.Errorf("the child took %s, more than %s", r.Took.Round(time.Millisecond), d)
 	case r.MaxRSS > max:
 		return fmt.Errorf("the child's peak resident set was %d MiB, more than %d MiB", r.MaxRSS>>20, max>>20)
 	}
 	return nil
 }
 
-// String gives the measures: "0.41 s, peak RSS 23 MiB".
+// String gives the measures: "0.012 s (0.41 s with the child's start),
+// peak RSS 23 MiB".
 func (r Result) String() string {
-	return fmt.Sprintf("%.2f s, peak RSS %d MiB", r.Elapsed.Seconds(), r.MaxRSS>>20)
+	return fmt.Sprintf("%.3f s (%.2f s with the child's start), peak RSS %d MiB", r.Took.Seconds(), r.Elapsed.Seconds(), r.MaxRSS>>20)
 }
 
 func tail(s string) string {
