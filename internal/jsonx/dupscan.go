@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -98,6 +99,7 @@ type dupScanner struct {
 	sameOK  bool // skip names given twice with the same value
 	path    []dupStep
 	members []member // the members of the objects being read, outermost first
+	keys    []string // the names that needed decoding, by member.key
 	dup     *Duplicate
 }
 
@@ -110,10 +112,9 @@ type dupStep struct {
 
 // member is one member of an object being read.
 type member struct {
-	k0, k1  int    // the name, quotes excluded
-	key     string // the name decoded, when decoded
-	decoded bool   // the name needs decoding (escapes, invalid UTF-8)
-	v0, v1  int    // the value
+	k0, k1 int // the name, quotes excluded
+	key    int // 1 + the index in dupScanner.keys of the name decoded, when it needs decoding (escapes, invalid UTF-8); 0 otherwise
+	v0, v1 int // the value
 }
 
 // smallObject is how many members an object is compared by a linear
@@ -121,10 +122,27 @@ type member struct {
 const smallObject = 16
 
 func scanDuplicates(s string, sameOK bool) (*Duplicate, bool) {
-	d := &dupScanner{s: s, sameOK: sameOK}
+	// A scanner's stacks are reused: a tool call's arguments are scanned
+	// in a few hundred nanoseconds, which allocating them would double.
+	d := scanners.Get().(*dupScanner)
+	d.s, d.sameOK = s, sameOK
 	d.value(skipBlank(s, 0), 0)
-	return d.dup, d.dup != nil
+	dup := d.dup
+	*d = dupScanner{path: d.path[:0], members: d.members[:0], keys: d.keys[:0]}
+	if cap(d.members) <= maxPooled && cap(d.path) <= maxPooled {
+		clear(d.keys[:cap(d.keys)]) // let the names go
+		scanners.Put(d)
+	}
+	return dup, dup != nil
 }
+
+// scanners holds dupScanners for reuse; one whose stacks grew past
+// maxPooled (a document of thousands of members open at once) is dropped.
+var scanners = sync.Pool{New: func() any {
+	return &dupScanner{path: make([]dupStep, 0, 16), members: make([]member, 0, 64)}
+}}
+
+const maxPooled = 1 << 12
 
 // value reads the value at s[i] and returns the offset past it, and false
 // when it is not JSON or a duplicate was found (the scan then stops).
@@ -199,13 +217,14 @@ func (d *dupScanner) object(i, depth int) (int, bool) {
 		if !ok {
 			return end, false
 		}
-		m := member{k0: i + 1, k1: end - 1, decoded: !plain}
+		m := member{k0: i + 1, k1: end - 1}
 		if !plain {
-			var key string // its own variable: &m.key would put every m on the heap
+			var key string
 			if err := json.Unmarshal([]byte(s[i:end]), &key); err != nil {
 				return i, false
 			}
-			m.key = key
+			d.keys = append(d.keys, key)
+			m.key = len(d.keys)
 		}
 		i = skipBlank(s, end)
 		if i >= len(s) || s[i] != ':' {
@@ -266,8 +285,8 @@ func (d *dupScanner) object(i, depth int) (int, bool) {
 
 // name is a member's name as encoding/json decodes it.
 func (d *dupScanner) name(m *member) string {
-	if m.decoded {
-		return m.key
+	if m.key > 0 {
+		return d.keys[m.key-1]
 	}
 	return d.s[m.k0:m.k1]
 }

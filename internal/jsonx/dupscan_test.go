@@ -161,6 +161,34 @@ func BenchmarkConflicts(b *testing.B) {
 	}
 }
 
+// BenchmarkConflictsSmall: the scan of a tool call's arguments and of a
+// short JSON answer, as the checks make it once per text; it allocates
+// nothing.
+func BenchmarkConflictsSmall(b *testing.B) {
+	for name, data := range map[string][]byte{
+		"args":   []byte(`{"reservation_id": "FQ8APE", "total_baggages": 3, "nonfree_baggages": 0, "payment_id": "gift_card_7219152"}`),
+		"answer": []byte(`{"refund": {"order_id": "#W2378156", "amount": 149.99, "currency": "USD", "items": [{"id": "9647374798", "name": "Smart Watch", "price": 149.99}], "status": "issued"}, "message": "Your refund of $149.99 is on its way.", "tags": ["refund", "watch"]}`),
+	} {
+		b.Run(name+"/baseline=json.Valid", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if !json.Valid(data) {
+					b.Fatal("invalid")
+				}
+			}
+		})
+		b.Run(name+"/Conflicts", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := jsonx.Conflicts(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // FuzzFirstDuplicate: on valid JSON the one-pass scan finds a duplicate
 // exactly when the Token-reading DuplicateKey does; on anything it never
 // panics and never loops.
