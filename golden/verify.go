@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -102,8 +103,8 @@ func Verify(path string) error {
 			problem("%s: %s", where, p)
 		}
 	}
-	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {
-		problem("not written as evalkit writes it (entries sorted by key, 2-space indent, LF, a trailing newline): first difference at line %d", firstDiffLine(want, text))
+	if line := marshalDiff(text, "entries", f.Entries); sorted && line > 0 {
+		problem("not written as evalkit writes it (entries sorted by key, 2-space indent, LF, a trailing newline): first difference at line %d", line)
 	}
 	if len(e.Problems) == 0 {
 		return nil
@@ -129,15 +130,78 @@ func (e *VerifyError) add(format string, args ...any) {
 }
 
 // scanSecrets adds a problem for every credential-shaped string in a
-// recording's lines, and returns its text with LF line endings.
+// recording's lines, and returns its text with LF line endings (data
+// itself when it has no CRLF: a copy of a 64 MiB file is 64 MiB more).
 func scanSecrets(e *VerifyError, data []byte) []byte {
-	text := bytes.ReplaceAll(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), []byte("\r\n"), []byte("\n"))
-	for i, line := range strings.Split(string(text), "\n") {
-		for _, f := range secret.Find(line) {
+	text := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.Contains(text, []byte("\r\n")) {
+		text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	}
+	for i, rest := 0, text; len(rest) > 0; i++ {
+		line := rest
+		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = nil
+		}
+		for _, f := range secret.Find(string(line)) {
 			e.add("line %d: looks like %s: %s", i+1, f.Kind, f.Masked)
 		}
 	}
 	return text
+}
+
+// marshalDiff returns 0 when text is the bytes Marshal writes for a file
+// of these items (sorted already) under the key list, else the line of
+// the first difference. It encodes one item at a time, as Marshal's
+// encoder indents it, so it holds one item's JSON at once, not a second
+// copy of the file.
+func marshalDiff[T any](text []byte, list string, items []T) int {
+	pos := 0
+	diff := 0
+	expect := func(want []byte) bool {
+		n := 0
+		for n < len(want) && pos+n < len(text) && text[pos+n] == want[n] {
+			n++
+		}
+		if n < len(want) {
+			diff = bytes.Count(text[:pos+n], []byte("\n")) + 1
+			return false
+		}
+		pos += n
+		return true
+	}
+	if len(items) == 0 {
+		if !expect([]byte("{\n  \"version\": 1,\n  \"" + list + "\": []\n}\n")) {
+			return diff
+		}
+	} else {
+		if !expect([]byte("{\n  \"version\": 1,\n  \"" + list + "\": [\n    ")) {
+			return diff
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("    ", "  ")
+		for i := range items {
+			b.Reset()
+			if err := enc.Encode(items[i]); err != nil {
+				return bytes.Count(text[:pos], []byte("\n")) + 1
+			}
+			item := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+			sep := ",\n    "
+			if i == len(items)-1 {
+				sep = "\n  ]\n}\n"
+			}
+			if !expect(item) || !expect([]byte(sep)) {
+				return diff
+			}
+		}
+	}
+	if pos != len(text) {
+		return bytes.Count(text[:pos], []byte("\n")) + 1
+	}
+	return 0
 }
 
 // scanBytes adds a problem for every credential-shaped string in bytes a
@@ -208,16 +272,7 @@ func verifyHTTP(e *VerifyError, path string, data, text []byte) {
 			scanBytes(e, fmt.Sprintf("%s: event %d's raw_base64", where, k+1), ev.RawBase64, nil)
 		}
 	}
-	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {
-		e.add("not written as evalkit writes it (interactions sorted by key and occurrence, 2-space indent, LF, a trailing newline): first difference at line %d", firstDiffLine(want, text))
+	if line := marshalDiff(text, "interactions", f.Interactions); sorted && line > 0 {
+		e.add("not written as evalkit writes it (interactions sorted by key and occurrence, 2-space indent, LF, a trailing newline): first difference at line %d", line)
 	}
-}
-
-func firstDiffLine(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return bytes.Count(a[:i], []byte("\n")) + 1
 }
