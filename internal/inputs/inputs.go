@@ -52,7 +52,7 @@ var (
 	// LoadAll.
 	Transcript = Limit{What: "transcript", Env: "EVALKIT_MAX_TRANSCRIPT_BYTES", Default: 32 << 20}
 	// Results bounds a results file (evalkit report).
-	Results = Limit{What: "results file", Env: "EVALKIT_MAX_RESULTS_BYTES", Default: 256 << 20}
+	Results = Limit{What: "results file", Env: "EVALKIT_MAX_RESULTS_BYTES", Default: 64 << 20}
 )
 
 // All lists the limits, for documentation and tests.

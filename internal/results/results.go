@@ -171,7 +171,7 @@ func (w *Writer) Write(l Line) error {
 // line without a test or a status other than pass, fail or error. A file
 // cut off in its last line (a test binary killed mid-write) is an error
 // too: every line is complete or the file is not read. So is a file past
-// the limit of a results file (256 MiB, or EVALKIT_MAX_RESULTS_BYTES),
+// the limit of a results file (64 MiB, or EVALKIT_MAX_RESULTS_BYTES),
 // which is not read further.
 func Read(name string, r io.Reader) ([]Line, error) {
 	max, err := inputs.Results.Value()
