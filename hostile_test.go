@@ -29,6 +29,9 @@ func TestLoadHugeTranscript(t *testing.T) {
 	}
 	skipHuge(t)
 	path := filepath.Join(t.TempDir(), "run.json")
+	if hostile.Race {
+		t.Skip("a measure of time and memory: the race detector's are no measure (make test runs it)")
+	}
 	f, err := os.Create(path)
 	require.NoError(t, err)
 	w := bufio.NewWriter(f)

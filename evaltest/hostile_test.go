@@ -75,6 +75,9 @@ func TestLoadCasesLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 74 MB case file: skipped under -short")
 	}
+	if hostile.Race {
+		t.Skip("a measure of time and memory: the race detector's are no measure (make test runs it)")
+	}
 	dir := t.TempDir()
 	million := filepath.Join(dir, "million.yaml")
 	writeCases(t, million, 0, 1_000_000)

@@ -28,6 +28,9 @@ func TestVerifyHugeRecording(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 200 MB recording: skipped under -short")
 	}
+	if hostile.Race {
+		t.Skip("a measure of time and memory: the race detector's are no measure (make test runs it)")
+	}
 	path := filepath.Join(t.TempDir(), "TestRefund.judge.json")
 	require.NoError(t, hostile.WriteJudgeRecording(path, 200_000_000))
 	res := hostile.Run("TestVerifyHugeRecording", "verify-huge", 30*time.Second, "EVALKIT_TEST_FILE="+path)
