@@ -140,7 +140,7 @@ func Decode(name string, data []byte) (*File, error) {
 	}
 	for i, e := range f.Entries {
 		if p := scoreProblem(e); p != "" {
-			return nil, fmt.Errorf("golden: %s: %s: %s: re-record it (EVALKIT_MODE=refresh), or restore the value recorded", name, entryName(i, e.Key), p)
+			return nil, fmt.Errorf("golden: %s: %s: %s: restore the value recorded, or delete the entry and record it again (EVALKIT_MODE=record)", name, entryName(i, e.Key), p)
 		}
 	}
 	return f, nil
@@ -202,7 +202,7 @@ func parse(name string, data []byte) (*File, error) {
 // adds one may have been edited in other ways.
 func checkBytes(name string, data []byte) error {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		return fmt.Errorf("golden: %s: starts with a UTF-8 byte order mark, which evalkit never writes (an editor added it?): save the file without it, or re-record it", name)
+		return fmt.Errorf("golden: %s: starts with a UTF-8 byte order mark, which evalkit never writes (an editor added it?): save the file without it", name)
 	}
 	return nil
 }
@@ -225,9 +225,9 @@ func duplicateKey(name string, d *jsonx.Duplicate, list string, named func(i int
 		}
 	}
 	if d.Same {
-		return fmt.Errorf("golden: %s: %s%v: evalkit never writes a key twice: keep one, or re-record it", name, where, d)
+		return fmt.Errorf("golden: %s: %s%v: evalkit never writes a key twice: keep one, or delete the entry and record it again (EVALKIT_MODE=record)", name, where, d)
 	}
-	return fmt.Errorf("golden: %s: %s%v: which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or re-record it", name, where, d)
+	return fmt.Errorf("golden: %s: %s%v: which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or delete the entry and record it again (EVALKIT_MODE=record)", name, where, d)
 }
 
 // entryName names an entry in errors: "entry 3 (sha256:3f2a9c4d5e6f)".

@@ -40,17 +40,17 @@ func TestRecordingCheckedAtLoad(t *testing.T) {
 	}{
 		// The raw score is the judge's own number; the score was raised.
 		{"a score edited", edit(t, `"score": 0.9,`, `"score": 1,`),
-			entry + ": score 1 is not raw_score 9 on the scale [0, 10] (one was edited?): re-record it (EVALKIT_MODE=refresh), or restore the value recorded"},
+			entry + ": score 1 is not raw_score 9 on the scale [0, 10] (one was edited?): restore the value recorded, or delete the entry and record it again (EVALKIT_MODE=record)"},
 		// encoding/json took the last value: the one a reviewer sees
 		// first is not the one that replayed.
 		{"a key given twice", edit(t, `"score": 0.9,`, `"score": 0.9, "passed": false,`),
-			entry + `: key "passed" is given twice (at entries[0].verdict.passed, line 37, column 9): which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or re-record it`},
+			entry + `: key "passed" is given twice (at entries[0].verdict.passed, line 37, column 9): which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or delete the entry and record it again (EVALKIT_MODE=record)`},
 		{"a key given twice with the same value", edit(t, `"scored": true,`, `"scored": true, "scored": true,`),
-			entry + `: key "scored" is given twice, with the same value (at entries[0].verdict.scored, line 35, column 25): evalkit never writes a key twice: keep one, or re-record it`},
+			entry + `: key "scored" is given twice, with the same value (at entries[0].verdict.scored, line 35, column 25): evalkit never writes a key twice: keep one, or delete the entry and record it again (EVALKIT_MODE=record)`},
 		{"the version given twice", edit(t, `"version": 1,`, `"version": 1, "version": 1,`),
-			`key "version" is given twice, with the same value (at version, line 2, column 17): evalkit never writes a key twice: keep one, or re-record it`},
+			`key "version" is given twice, with the same value (at version, line 2, column 17): evalkit never writes a key twice: keep one, or delete the entry and record it again (EVALKIT_MODE=record)`},
 		{"a byte order mark", "\xef\xbb\xbf" + text,
-			"starts with a UTF-8 byte order mark, which evalkit never writes (an editor added it?): save the file without it, or re-record it"},
+			"starts with a UTF-8 byte order mark, which evalkit never writes (an editor added it?): save the file without it"},
 		{"an unknown version", edit(t, `"version": 1,`, `"version": 2,`),
 			"format version 2, and this evalkit reads version 1: update evalkit, or re-record the file"},
 	} {
@@ -66,7 +66,7 @@ func TestRecordingCheckedAtLoad(t *testing.T) {
 			var ve *golden.VerifyError
 			require.ErrorAs(t, golden.Verify(path), &ve)
 			// Verify lists the problem without the hint.
-			assert.Contains(t, ve.Problems, strings.TrimSuffix(tc.want, ": re-record it (EVALKIT_MODE=refresh), or restore the value recorded"), "Verify")
+			assert.Contains(t, ve.Problems, strings.TrimSuffix(tc.want, ": restore the value recorded, or delete the entry and record it again (EVALKIT_MODE=record)"), "Verify")
 		})
 	}
 
@@ -111,11 +111,11 @@ func TestHTTPRecordingCheckedAtLoad(t *testing.T) {
 	where := "interaction 1 (" + golden.ShortKey(key) + " #1)"
 	for _, tc := range []struct{ name, data, want string }{
 		{"a key given twice in a body", strings.Replace(text, `"content": "Refund issued."`, `"content": "Refund issued.", "content": "Refund denied."`, 1),
-			where + `: key "content" is given twice (at interactions[0].response.body.choices[0].message.content, line 14, column 93): which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or re-record it`},
+			where + `: key "content" is given twice (at interactions[0].response.body.choices[0].message.content, line 14, column 93): which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or delete the entry and record it again (EVALKIT_MODE=record)`},
 		{"the status given twice", strings.Replace(text, `"status": 200,`, `"status": 200, "status": 500,`, 1),
-			where + `: key "status" is given twice (at interactions[0].response.status, line 13, column 24): which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or re-record it`},
+			where + `: key "status" is given twice (at interactions[0].response.status, line 13, column 24): which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or delete the entry and record it again (EVALKIT_MODE=record)`},
 		{"a byte order mark", "\xef\xbb\xbf" + text,
-			"starts with a UTF-8 byte order mark, which evalkit never writes (an editor added it?): save the file without it, or re-record it"},
+			"starts with a UTF-8 byte order mark, which evalkit never writes (an editor added it?): save the file without it"},
 		{"an unknown version", strings.Replace(text, `"version": 1,`, `"version": 3,`, 1),
 			"format version 3, and this evalkit reads version 1: update evalkit, or re-record the file"},
 	} {

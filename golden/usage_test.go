@@ -111,7 +111,7 @@ func TestGoldenVerifyEditedScoresAndManyProblems(t *testing.T) {
 	require.NotEqual(t, string(data), edited)
 	require.NoError(t, os.WriteFile(path, []byte(edited), 0o644))
 	_, err = golden.Load(path)
-	assert.EqualError(t, err, "golden: "+path+": entry 1 ("+golden.ShortKey(f.Entries[0].Key)+"): score 0.3 is not raw_score 9 on the scale [0, 10] (one was edited?): re-record it (EVALKIT_MODE=refresh), or restore the value recorded")
+	assert.EqualError(t, err, "golden: "+path+": entry 1 ("+golden.ShortKey(f.Entries[0].Key)+"): score 0.3 is not raw_score 9 on the scale [0, 10] (one was edited?): restore the value recorded, or delete the entry and record it again (EVALKIT_MODE=record)")
 	var ve *golden.VerifyError
 	require.ErrorAs(t, golden.Verify(path), &ve)
 	assert.Equal(t, []string{"entry 1 (" + golden.ShortKey(f.Entries[0].Key) + "): score 0.3 is not raw_score 9 on the scale [0, 10] (one was edited?)"}, ve.Problems)
