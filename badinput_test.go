@@ -176,6 +176,10 @@ func TestBadInputDecodeHuge(t *testing.T) {
 	skipHuge(t)
 	body, err := json.Marshal([]map[string]any{{"role": "user", "content": "Total?"}, {"role": "assistant", "content": hugeText()}})
 	require.NoError(t, err)
+	_, err = evalkit.Decode(body)
+	assert.EqualError(t, err, "evalkit: the input is 50.0 MiB, past the limit of 32 MiB for a transcript (EVALKIT_MAX_TRANSCRIPT_BYTES raises it)")
+	// Past the limit, raised: read whole.
+	t.Setenv("EVALKIT_MAX_TRANSCRIPT_BYTES", "256MiB")
 	tr, err := evalkit.Decode(body)
 	require.NoError(t, err)
 	last, ok := tr.LastAssistant()

@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evalkit-go/evalkit/internal/inputs"
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -62,9 +63,11 @@ func (e *DecodeError) Error() string {
 }
 
 // Load reads one transcript from a file; see Decode for the formats. Errors
-// are *DecodeError values naming the file, or the error from reading it.
+// are *DecodeError values naming the file, or the error from reading it:
+// the file must be a regular file (a FIFO is refused, never waited on) of
+// at most 32 MiB (EVALKIT_MAX_TRANSCRIPT_BYTES raises it).
 func Load(path string) (*Transcript, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.Transcript)
 	if err != nil {
 		return nil, fmt.Errorf("evalkit: %w", err)
 	}
@@ -72,14 +75,29 @@ func Load(path string) (*Transcript, error) {
 	return tr, withFile(err, path)
 }
 
-// LoadAll reads every transcript from a file; see DecodeAll.
+// LoadAll reads every transcript from a file; see DecodeAll. The file is
+// held to Load's limits: all its transcripts together at most 32 MiB.
 func LoadAll(path string) ([]*Transcript, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.Transcript)
 	if err != nil {
 		return nil, fmt.Errorf("evalkit: %w", err)
 	}
 	trs, err := DecodeAll(data)
 	return trs, withFile(err, path)
+}
+
+// checkSize refuses input past the limit of a transcript (32 MiB, or
+// EVALKIT_MAX_TRANSCRIPT_BYTES): decoding costs several times the input's
+// size, and a hundred megabytes took seconds.
+func checkSize(data []byte) error {
+	if err := inputs.Check("the input", int64(len(data)), inputs.Transcript); err != nil {
+		var le *inputs.LimitError
+		if errors.As(err, &le) {
+			return &DecodeError{Msg: fmt.Sprintf("the input is %s, past the limit of %s for a transcript (%s raises it)", inputs.Size(le.Got), inputs.Size(le.Max), le.Limit.Env)}
+		}
+		return &DecodeError{Msg: err.Error()}
+	}
+	return nil
 }
 
 func withFile(err error, path string) error {
@@ -140,8 +158,14 @@ func withFile(err error, path string) error {
 // "arguments"), media parts both in "content" and in "parts". API error
 // bodies, unfinished responses, and tool calls evalkit cannot decode
 // (hosted tools such as web_search_call, Anthropic's server_tool_use) are
-// errors too, never a transcript that silently lacks them.
+// errors too, never a transcript that silently lacks them. So are a key
+// given twice with different values in any object of the input (a usage
+// count, a tool's input: the error names its JSON path, line and column),
+// and input past 32 MiB (EVALKIT_MAX_TRANSCRIPT_BYTES raises the limit).
 func Decode(data []byte) (*Transcript, error) {
+	if err := checkSize(data); err != nil {
+		return nil, err
+	}
 	data = trimBOM(data)
 	if tr, ok := decodeFast(data); ok {
 		return tr, nil
@@ -159,7 +183,28 @@ func decodePrecise(data []byte) (*Transcript, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, syntaxError(data, err)
 	}
-	return decodeDocument(doc, nil)
+	tr, err := decodeDocument(doc, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := conflict(doc); err != nil {
+		return nil, err
+	}
+	return tr, nil
+}
+
+// conflict refuses a document that gives a key twice in one object with
+// different values, at any depth (a usage count, a tool's input, a
+// metadata field): encoding/json keeps the last, another reader the first,
+// so what the transcript says cannot be told. The decoders' own check of
+// a message's fields (keys compared as encoding/json matches them to
+// fields, ignoring case) runs first, with its own message.
+func conflict(doc []byte) error {
+	var ce *jsonx.ConflictError
+	if err := jsonx.Conflicts(doc); errors.As(err, &ce) {
+		return &DecodeError{Path: ce.Path, Line: ce.Line, Column: ce.Column, Msg: "given twice, with different values: which is meant is ambiguous"}
+	}
+	return nil
 }
 
 // DecodeAll reads many transcripts: JSON Lines with one transcript per line
@@ -169,6 +214,9 @@ func decodePrecise(data []byte) (*Transcript, error) {
 // of one.
 // Errors name the line or array index of the record at fault.
 func DecodeAll(data []byte) ([]*Transcript, error) {
+	if err := checkSize(data); err != nil {
+		return nil, err
+	}
 	data = trimBOM(data)
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
@@ -194,6 +242,12 @@ func decodeAllPrecise(trimmed []byte) ([]*Transcript, error) {
 				out := make([]*Transcript, 0, len(elems))
 				for i, e := range elems {
 					tr, err := decodeDocument(e, nil)
+					if err == nil {
+						if err = conflict(e); err != nil {
+							// Its line and column would be the record's own.
+							err.(*DecodeError).Line, err.(*DecodeError).Column = 0, 0
+						}
+					}
 					if err != nil {
 						return nil, withRecord(err, "["+strconv.Itoa(i)+"]")
 					}

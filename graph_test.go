@@ -15,9 +15,10 @@ func TestPackageGraph(t *testing.T) {
 	}
 	const mod = "github.com/evalkit-go/evalkit"
 	// The vocabulary: standard library, plus the internal JSON extraction
-	// the verdict parser shares with the checks (itself std only), and the
+	// the verdict parser shares with the checks, the bounded reader every
+	// file evalkit reads for a user goes through (each std only), and the
 	// statistics panels' agreement is measured with (std only).
-	root := []string{mod, mod + "/internal/jsonx", mod + "/internal/textnorm", mod + "/stats"}
+	root := []string{mod, mod + "/internal/jsonx", mod + "/internal/textnorm", mod + "/internal/inputs", mod + "/stats"}
 	// Recordings — judge verdicts and HTTP exchanges alike: the
 	// vocabulary, the redaction rules the judges share, and the standard
 	// library. No go-vcr: its v4 would add two modules

@@ -473,9 +473,15 @@ func PassFailLabel(label string) (passed, ok bool) {
 }
 
 // decodeObject decodes a JSON object, numbers as json.Number, and returns
-// its keys in order of appearance. A key given twice with different values
-// is an error: encoding/json alone would silently keep the last one.
+// its keys in order of appearance. A key given twice with different values,
+// at any depth, is an error (a *jsonx.ConflictError naming it and where):
+// encoding/json alone would silently keep the last one.
 func decodeObject(obj json.RawMessage) (map[string]any, []string, error) {
+	// At any depth: a verdict's nested fields (a criterion's score, a
+	// verdict schema's object) are read too.
+	if err := jsonx.Conflicts(obj); err != nil {
+		return nil, nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	dec.UseNumber()
 	if _, err := dec.Token(); err != nil { // '{'

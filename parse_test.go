@@ -236,7 +236,7 @@ func TestParseVerdictErrors(t *testing.T) {
 		{"score and rating disagree", `{"score": 8, "rating": 7}`, ten, "the JSON verdict in the whole text: conflicting scores: score 8 and rating 7"},
 		{"labels disagree", `{"verdict": "pass", "grade": "B"}`, ten, `the JSON verdict in the whole text: conflicting labels: grade "B" and verdict "pass"`},
 		{"pass fields disagree", `{"pass": true, "passed": false}`, ten, "the JSON verdict in the whole text: conflicting pass fields: pass is true, passed is false"},
-		{"key twice", `{"score": 3, "score": 8}`, ten, `the JSON object in the whole text: key "score" is given twice, with different values`},
+		{"key twice", `{"score": 3, "score": 8}`, ten, `the JSON object in the whole text: key "score" is given twice, with different values (at score, line 1, column 14): which is meant cannot be told`},
 		{"denominator is not the scale's max", `{"score": "4/5"}`, ten, `the JSON verdict in the whole text: score "4/5" is out of 5, but the scale is [1, 10]`},
 		{"outside the scale", `{"score": 11}`, ten, "the JSON verdict in the whole text: score 11 is outside the scale [1, 10]"},
 		{"not finite", `{"rating": 1e400}`, ten, "the JSON verdict in the whole text: field rating is 1e400, not a finite number"},

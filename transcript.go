@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 )
 
 // Role is who produced a message: the system prompt, the user, the assistant
@@ -228,8 +230,10 @@ type ToolResult struct {
 
 // Arguments decodes the call's arguments as a JSON object. No arguments
 // ("", null or absent) decode to an empty map. It returns an error when the
-// arguments are not valid JSON (for example cut off by the token limit) or are
-// valid JSON but not an object. Numbers decode as float64.
+// arguments are not valid JSON (for example cut off by the token limit), are
+// valid JSON but not an object, or give a key twice in an object with
+// different values (encoding/json would keep the last, the tool may have
+// used the first). Numbers decode as float64.
 func (c ToolCall) Arguments() (map[string]any, error) {
 	if len(bytes.TrimSpace(c.Args)) == 0 {
 		return map[string]any{}, nil
@@ -237,6 +241,9 @@ func (c ToolCall) Arguments() (map[string]any, error) {
 	var v any
 	if err := json.Unmarshal(c.Args, &v); err != nil {
 		return nil, fmt.Errorf("arguments of %s are not valid JSON: %w", c.Name, jsonErrorText(err))
+	}
+	if err := jsonx.Conflicts(c.Args); err != nil {
+		return nil, fmt.Errorf("arguments of %s: %w", c.Name, err)
 	}
 	switch v := v.(type) {
 	case map[string]any:

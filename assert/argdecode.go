@@ -14,7 +14,8 @@ import (
 // false for anything else (a surrogate escape, a control character,
 // invalid UTF-8, deep nesting, a top-level scalar, trailing data, any
 // syntax error), and the caller decodes with encoding/json as before, so
-// every error and every unusual value is encoding/json's.
+// every error and every unusual value is encoding/json's. So is a key
+// given twice, which that path refuses when its values differ.
 func quickNumbersJSON(data []byte) (v any, ok bool) {
 	return quickJSON(data, false)
 }
@@ -91,7 +92,12 @@ func (d *quickDecoder) value(depth int) (any, bool) {
 			if !ok {
 				return nil, false
 			}
-			m[k] = e // a repeated key: the last wins, as in encoding/json
+			n := len(m)
+			if m[k] = e; len(m) == n {
+				// A key given twice: decodeNumbersJSON's careful path
+				// says whether its values differ (then it is an error).
+				return nil, false
+			}
 			d.space()
 			if d.i >= len(d.data) {
 				return nil, false

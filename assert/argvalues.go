@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/query"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
@@ -42,7 +43,10 @@ func normalizeArgs(v any) (any, error) {
 const maxArgsJSON = 64 << 20
 
 // decodeNumbersJSON decodes one JSON value, numbers as json.Number; trailing data
-// is an error, as with json.Unmarshal.
+// is an error, as with json.Unmarshal, and so is a key given twice in an
+// object with different values (a *jsonx.ConflictError naming it and
+// where): encoding/json keeps the last, a tool server may have used the
+// first, so a check on either would be a guess.
 func decodeNumbersJSON(data []byte) (any, error) {
 	if v, ok := quickNumbersJSON(data); ok { // the common shape, see argdecode.go
 		return v, nil
@@ -56,6 +60,9 @@ func decodeNumbersJSON(data []byte) (any, error) {
 	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		return nil, fmt.Errorf("invalid JSON after the top-level value")
 	}
+	if err := jsonx.Conflicts(data); err != nil {
+		return nil, err
+	}
 	return v, nil
 }
 
@@ -65,7 +72,8 @@ func decodeArgs(c evalkit.ToolCall) (map[string]any, error) {
 	if len(bytes.TrimSpace(c.Args)) == 0 {
 		return map[string]any{}, nil
 	}
-	if v, err := decodeNumbersJSON(c.Args); err == nil {
+	v, err := decodeNumbersJSON(c.Args)
+	if err == nil {
 		switch v := v.(type) {
 		case map[string]any:
 			return v, nil

@@ -29,9 +29,9 @@ func expectCalls(check string, tr *evalkit.Transcript, s Scope, want []wantCall,
 	}
 	ix := newCallIndex(sc.calls)
 	if order == AnyOrder {
-		return anyOrderResult(want, ix, sc, noun), nil
+		return ix.verdict(check, anyOrderResult(want, ix, sc, noun))
 	}
-	return orderedResult(want, ix, sc, order, noun), nil
+	return ix.verdict(check, orderedResult(want, ix, sc, order, noun))
 }
 
 // anyOrderResult is the verdict of expected calls matched in any order:

@@ -5,11 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/inputs"
+	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 )
 
 // Types returns every type name and alias of the built-in registry, sorted:
@@ -144,9 +145,11 @@ func (e *SpecError) Unwrap() error { return e.Err }
 // any is returned.
 //
 // Errors name the line, the entry and the parameter: the YAML library's
-// syntax errors ("yaml: line 3: did not find expected key"), an entry that
-// is not a mapping, one without a type, an unknown key, and each spec's
-// validation error (a *SpecError wrapping it).
+// syntax errors ("yaml: line 3: did not find expected key"), a key given
+// twice, an alias inside the value it stands for or expanding the list
+// past a million nodes (see internal/yamlcheck), an entry that is not a
+// mapping, one without a type, an unknown key, and each spec's validation
+// error (a *SpecError wrapping it).
 func ParseSpecs(data []byte) ([]Spec, error) {
 	return defaultRegistry().ParseSpecs(data)
 }
@@ -164,6 +167,15 @@ func (r *Registry) ParseSpecs(data []byte) ([]Spec, error) {
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, errors.New("assert: specs: empty document: want a list of {type, params}")
+	}
+	if ps := yamlcheck.Check(&doc, ""); len(ps) > 0 {
+		// A key given twice, an alias inside its own value, an alias bomb:
+		// what the list means is not clear, so none of it is read.
+		errs := make([]error, len(ps))
+		for i, p := range ps {
+			errs[i] = fmt.Errorf("assert: specs: line %d: %s", p.Line, p.Msg)
+		}
+		return nil, errors.Join(errs...)
 	}
 	list := doc.Content[0]
 	if list.Kind == yaml.MappingNode {
@@ -255,8 +267,11 @@ func specOf(i int, n *yaml.Node) (Spec, error) {
 }
 
 // LoadSpecs reads a file of specs (see ParseSpecs); errors name the file.
+// The file must be a regular file (a FIFO is refused, never waited on) of
+// at most 4 MiB, the limit of a case file (EVALKIT_MAX_CASE_FILE_BYTES
+// raises it).
 func LoadSpecs(path string) ([]Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.CaseFile)
 	if err != nil {
 		return nil, fmt.Errorf("assert: specs: %w", err)
 	}

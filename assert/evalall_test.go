@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	testify "github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/hostile"
 )
 
 func TestEvalAll(t *testing.T) {
@@ -89,6 +91,12 @@ func TestParseSpecs(t *testing.T) {
 		{"bad param named with its line", "- type: contains\n  params: {patterns: [a]}\n- type: tool_call_chain\n  params: {steps: [{tool: x, no_eror: true}]}\n",
 			`entry 1 (line 3): tool_call_chain: param "steps[0].no_eror": unknown parameter: did you mean "no_error"? (known: args, args_match, expected_args, ignore_fields, match, name, no_error, result_includes, result_matches, tool, tool_name)`},
 		{"two documents", "- type: json_valid\n---\n- type: json_valid\n", "assert: specs: line 2: a second YAML document: give one list of specs"},
+		// What the list means is not clear: none of it is read. The type
+		// given twice ran the last one, silently.
+		{"a type given twice", "- type: contains\n  type: not_contains\n  params: {patterns: [a]}\n",
+			`assert: specs: line 2: [0]: field "type" is given twice (first at line 1)`},
+		{"an alias inside its own value", "- &e {type: contains, params: {patterns: [a], again: *e}}\n",
+			"assert: specs: line 1: [0].params.again: the alias *e stands for a value that holds it (&e at line 1): a value cannot contain itself, so it has no end"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,4 +113,16 @@ func TestParseSpecs(t *testing.T) {
 	testify.EqualError(t, err, path+": entry 0 (line 1): regex: param \"pattern\": invalid regular expression: error parsing regexp: missing closing ): `(`")
 	_, err = assert.LoadSpecs(filepath.Join(dir, "missing.yaml"))
 	testify.ErrorIs(t, err, os.ErrNotExist)
+
+	// A FIFO is refused at once; a plain read waited for a writer for ever.
+	fifo := filepath.Join(dir, "specs.yaml")
+	if err := hostile.Mkfifo(fifo); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	err, blocked := hostile.ReadWithin(fifo, 5*time.Second, func() error {
+		_, err := assert.LoadSpecs(fifo)
+		return err
+	})
+	require.False(t, blocked, "LoadSpecs blocked on a FIFO")
+	testify.EqualError(t, err, "assert: specs: "+fifo+" is a named pipe (FIFO), not a regular file: evalkit reads only regular files")
 }

@@ -82,6 +82,9 @@ func judgeJSON(check string, o output, mode jsonx.Mode, judge func(o output, p *
 	if p.err != nil {
 		return notJSON(o, p.err, mode), nil
 	}
+	if err := p.Conflict(); err != nil {
+		return Result{}, fmt.Errorf("%s: %s: the JSON in %s: %w", check, o.label(), p.found.From, err)
+	}
 	res, err := judge(o, p)
 	if err != nil {
 		if pe := (*ParamError)(nil); errors.As(err, &pe) {
@@ -198,7 +201,12 @@ func boundedList(items []string) string {
 // hint names the parameter that would have found JSON elsewhere in it. With
 // Session scope every assistant message that has text must pass and the
 // score is the mean of the messages' scores. A transcript with no assistant
-// message is an error wrapping ErrNoOutput.
+// message is an error wrapping ErrNoOutput. JSON that gives a key twice in
+// one object with different values ({"amount": 42, "amount": 4200}) is an
+// error naming the key and its place, for every JSON check (and Equals on
+// JSON): RFC 8259 calls such objects not interoperable, encoding/json
+// keeps the last value and other parsers the first, so any verdict on it
+// would be a guess.
 //
 // Registry type "json_valid" (aliases "valid_json", "is_valid_json"),
 // params: allow_wrapped, extract_json, scope. As PromptKit's json_valid.

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/query"
 )
 
@@ -196,6 +197,9 @@ func (p *params) object(required bool, names ...string) (map[string]any, bool, e
 		var m map[string]any
 		if err := json.Unmarshal([]byte(v), &m); err != nil || m == nil {
 			return nil, false, p.err(name, "want an object (or a JSON object string): %v", errOrNull(err))
+		}
+		if err := jsonx.ConflictsString(v); err != nil {
+			return nil, false, p.err(name, "%v", err)
 		}
 		return m, true, nil
 	default:

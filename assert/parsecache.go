@@ -57,6 +57,19 @@ type parsed struct {
 
 	shortOnce sync.Once
 	short     bool // see ShortNumbers
+
+	conflictOnce sync.Once
+	conflict     error // see Conflict
+}
+
+// Conflict returns the *jsonx.ConflictError of a key the JSON gives twice
+// in one object with different values, or nil. Which value the output
+// means cannot be told (encoding/json keeps the last, other readers the
+// first), so a check that reads it has no answer. One scan of the JSON,
+// once per text.
+func (p *parsed) Conflict() error {
+	p.conflictOnce.Do(func() { p.conflict = jsonx.Conflicts(p.found.JSON) })
+	return p.conflict
 }
 
 // Plain returns the JSON decoded as json.Unmarshal decodes into an any:

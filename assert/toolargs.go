@@ -272,7 +272,8 @@ func (c ToolArgs) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 	if err := undeclared("tool_args", tr, refs...); err != nil {
 		return Result{}, err
 	}
-	return anyOrderResult(want, newCallIndex(sc.calls), sc, "expected call"), nil
+	ix := newCallIndex(sc.calls)
+	return ix.verdict("tool_args", anyOrderResult(want, ix, sc, "expected call"))
 }
 
 // message returns the assistant message that made call i of the scope.

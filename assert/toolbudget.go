@@ -244,6 +244,9 @@ func (c InvariantFieldsPreserved) Check(_ context.Context, tr *evalkit.Transcrip
 	scan:
 		for _, i := range calls {
 			d := ix.args(i)
+			if err := conflictOf(check, d.err); err != nil {
+				return Result{}, err
+			}
 			if d.err != nil {
 				if since >= 0 {
 					lost.add("%s lost at call %d, whose arguments cannot be read (present since call %d)", quoteName(f), i+1, since+1)

@@ -5,12 +5,14 @@ package assert
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 )
 
 // callIndex holds a check's calls with their arguments decoded once, the
@@ -47,6 +49,40 @@ func newCallIndex(calls []evalkit.ToolCall) *callIndex {
 		ix.byTool[c.Name] = append(ix.byTool[c.Name], i)
 	}
 	return ix
+}
+
+// conflict returns the error of the first call whose arguments the check
+// read and found to give a key twice with different values, as the check's
+// error: which value the tool used cannot be told, so no verdict on them
+// is one (a pass or a fail would be a guess). nil when there is none.
+func (ix *callIndex) conflict(check string) error {
+	for i := range ix.decoded {
+		if d := &ix.decoded[i]; d.done {
+			if err := conflictOf(check, d.err); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// verdict is res, or the error of a conflict among the arguments read.
+func (ix *callIndex) verdict(check string, res Result) (Result, error) {
+	if err := ix.conflict(check); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// conflictOf is err, a call's arguments' decoding error, as the check's
+// error when the arguments give a key twice with different values; nil
+// for any other error.
+func conflictOf(check string, err error) error {
+	var ce *jsonx.ConflictError
+	if errors.As(err, &ce) {
+		return fmt.Errorf("%s: %w", check, err)
+	}
+	return nil
 }
 
 // args returns call i's arguments, decoding them on first use.

@@ -153,6 +153,9 @@ func (c ToolArgsExcluded) Check(_ context.Context, tr *evalkit.Transcript) (Resu
 	bad := 0
 	for _, i := range calls {
 		d := ix.args(i)
+		if err := conflictOf(check, d.err); err != nil {
+			return Result{}, err
+		}
 		if d.err != nil {
 			bad++
 			problems.add("call %d: %s, so no excluded value can be ruled out", i+1, strings.Replace(d.err.Error(), "arguments of "+c.Tool+" are", "arguments are", 1))

@@ -345,6 +345,9 @@ func (c ToolCallsWithArgs) Check(_ context.Context, tr *evalkit.Transcript) (Res
 	var diff *lazyText
 	short := 0
 	for _, i := range considered {
+		if err := conflictOf(check, ix.args(i).err); err != nil {
+			return Result{}, err
+		}
 		n, first := w.callProblems(sc.calls[i], ix.args(i))
 		if n == 0 {
 			continue

@@ -20,6 +20,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/inputs"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 	"github.com/evalkit-go/evalkit/promptkit"
@@ -304,10 +305,15 @@ func shardOf(name string, n int) int {
 // No file matching is an error, as is a file with no cases, two cases of
 // one name, a key given twice in any mapping of a file (a case's, an
 // eval's, its params', vars' or repeat's: none of the file's cases is
-// then read), and aliases that expand a file beyond
-// yamlcheck.MaxAliasNodes (1,000,000) nodes, named by the alias's line:
+// then read), an alias inside the value it stands for (&v {x: *v}), and
+// aliases that expand a file beyond yamlcheck.MaxAliasNodes (1,000,000)
+// nodes, named by the alias's line:
 //
 //	testdata/cases/refund.yaml:9: cases[1].evals[0]: field "type" is given twice (first at line 7)
+//
+// A case file is read only when it is a regular file (a FIFO is refused,
+// never waited on) of at most 4 MiB, and a run reads at most 10,000 cases:
+// EVALKIT_MAX_CASE_FILE_BYTES and EVALKIT_MAX_CASES raise the limits.
 func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
 	files, err := filepath.Glob(glob)
 	if err != nil {
@@ -323,7 +329,7 @@ func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
 	var all []Case
 	var problems []string
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := inputs.ReadFile(f, inputs.CaseFile)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -331,6 +337,11 @@ func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
 		cs, ps := parseCases(f, data, reg)
 		all = append(all, cs...)
 		problems = append(problems, ps...)
+		if err := inputs.Check(glob, int64(len(all)), inputs.Cases); err != nil {
+			// Past the count, the rest is not read: a run of that many
+			// subtests is a mistake more often than a suite.
+			return nil, &CaseFileError{Problems: append(problems, err.Error())}
+		}
 	}
 	seen := map[string]Case{}
 	for _, c := range all {

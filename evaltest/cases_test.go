@@ -211,6 +211,7 @@ func TestLoadCasesHugeNames(t *testing.T) {
 		"- name: " + huge + "\n  evals: [{type: contains, params: {patterns: [a]}}]\n" +
 		"- name: " + huge + "\n  evals: [{type: contains, params: {patterns: [a]}}]\n"
 	require.NoError(t, os.WriteFile(file, []byte(data), 0o644))
+	t.Setenv("EVALKIT_MAX_CASE_FILE_BYTES", "16MiB") // the file is 7 MiB
 
 	_, err := evaltest.LoadCases(file, nil)
 	var cfe *evaltest.CaseFileError

@@ -9,13 +9,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/inputs"
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/secret"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
@@ -124,41 +128,149 @@ func Load(path string) (*File, error) {
 	return Decode(path, data)
 }
 
-// readFile reads a recording through os.Open, which go test's cache
-// tracks, so a test replaying it reruns when it changes.
+// readFile reads a recording: a regular file (a FIFO is refused, never
+// waited on) of at most inputs.Recording's limit (64 MiB, or
+// EVALKIT_MAX_RECORDING_BYTES), read into one buffer of its size. It
+// opens the file through os.OpenFile, which go test's cache tracks, so a
+// test replaying it reruns when it changes.
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	data, err := inputs.ReadFile(path, inputs.Recording)
 	if err != nil {
 		return nil, fmt.Errorf("golden: %w", err)
 	}
-	defer f.Close()
-	// Read into a buffer of the file's size, as os.ReadFile does:
-	// io.ReadAll's doubling allocated two and a half times a large file.
-	var b bytes.Buffer
-	if info, err := f.Stat(); err == nil && info.Size() > 0 && info.Size() < 1<<40 {
-		b.Grow(int(info.Size()) + bytes.MinRead)
-	}
-	if _, err := b.ReadFrom(f); err != nil {
-		return nil, fmt.Errorf("golden: reading %s: %w", path, err)
-	}
-	return b.Bytes(), nil
+	return data, nil
 }
 
 // Decode reads a recording; name says which file in errors. It returns an
-// error naming the file for anything that is not a version 1 recording:
-// JSON that does not parse (with its line and column), no version or
-// another one, an entry whose key is not a key, and a key given twice.
-// Entries need not be sorted (Verify says when they are not); CRLF line
-// endings and a UTF-8 byte order mark are read as LF and nothing.
+// error naming the file for anything that is not a version 1 recording
+// as evalkit writes it: JSON that does not parse (with its line and
+// column), no version or another one, a UTF-8 byte order mark (which
+// evalkit never writes), a JSON key given twice in any object (encoding/json
+// would keep the last silently, so an edit could hide behind the value
+// shown first), an entry whose key is not a key, a key given twice, and a
+// verdict whose score is not its raw score on its request's scale (one of
+// them edited), each naming the entry. Entries need not be sorted (Verify
+// says when they are not); CRLF line endings are read as LF.
 func Decode(name string, data []byte) (*File, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if entries, ok := decodeEntries(data); ok {
-		if err := checkKeys(name, entries); err != nil {
-			return nil, err
+	f, err := decode(name, data)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range f.Entries {
+		if p := scoreProblem(e); p != "" {
+			return nil, fmt.Errorf("golden: %s: %s: %s: restore the value recorded, or delete the entry and record it again (EVALKIT_MODE=record)", name, entryName(i, e.Key), p)
 		}
+	}
+	return f, nil
+}
+
+// decode is Decode without the checks of each verdict, which Verify
+// makes itself, listing every one.
+func decode(name string, data []byte) (*File, error) {
+	if err := checkBytes(name, data); err != nil {
+		return nil, err
+	}
+	dups := scanDuplicates(data)
+	f, err := parse(name, data)
+	dup := <-dups // before any return: the scan reads data
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKeys(name, f.Entries); err != nil {
+		return nil, err
+	}
+	return f, duplicateKey(name, dup, "entries", func(i int) string {
+		if i < len(f.Entries) {
+			return entryName(i, f.Entries[i].Key)
+		}
+		return ""
+	})
+}
+
+// scanDuplicates looks for a JSON key given twice in data. On a large
+// recording it reads beside the decoding, on another core, so a load
+// takes no longer for it (the scan costs about a tenth of the decoding);
+// the caller receives before it returns, as the scan reads data.
+func scanDuplicates(data []byte) <-chan *jsonx.Duplicate {
+	out := make(chan *jsonx.Duplicate, 1)
+	scan := func() {
+		d, _ := jsonx.FirstDuplicate(data)
+		out <- d
+	}
+	if len(data) < 1<<20 {
+		scan()
+	} else {
+		go scan()
+	}
+	return out
+}
+
+// parse reads data as a recording: one entry at a time when it is in the
+// shape evalkit writes (decodeEntries), else as one value (decodeWhole),
+// which gives the errors.
+func parse(name string, data []byte) (*File, error) {
+	if entries, ok := decodeEntries(data); ok {
 		return &File{Version: Version, Entries: entries}, nil
 	}
 	return decodeWhole(name, data)
+}
+
+// checkBytes refuses a recording that starts with a UTF-8 byte order
+// mark: evalkit never writes one, and a recording edited by a tool that
+// adds one may have been edited in other ways.
+func checkBytes(name string, data []byte) error {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return fmt.Errorf("golden: %s: starts with a UTF-8 byte order mark, which evalkit never writes (an editor added it?): save the file without it", name)
+	}
+	return nil
+}
+
+// duplicateKey is the error of d, a JSON key given twice, naming the
+// entry (or interaction) of the list under list that holds it, as
+// named(i) says; nil for no d.
+func duplicateKey(name string, d *jsonx.Duplicate, list string, named func(i int) string) error {
+	if d == nil {
+		return nil
+	}
+	where := ""
+	if rest, ok := strings.CutPrefix(d.Path, list+"["); ok {
+		if n, _, ok := strings.Cut(rest, "]"); ok {
+			if i, err := strconv.Atoi(n); err == nil {
+				if e := named(i); e != "" {
+					where = e + ": "
+				}
+			}
+		}
+	}
+	if d.Same {
+		return fmt.Errorf("golden: %s: %s%v: evalkit never writes a key twice: keep one, or delete the entry and record it again (EVALKIT_MODE=record)", name, where, d)
+	}
+	return fmt.Errorf("golden: %s: %s%v: which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or delete the entry and record it again (EVALKIT_MODE=record)", name, where, d)
+}
+
+// entryName names an entry in errors: "entry 3 (sha256:3f2a9c4d5e6f)".
+func entryName(i int, key string) string {
+	return fmt.Sprintf("entry %d (%s)", i+1, ShortKey(key))
+}
+
+// scoreProblem says what is wrong with an entry's score: outside [0,1],
+// or not its raw score on its request's scale; "" when nothing is. A raw
+// score of 0 on a scale from 0 may be one the judge never gave (a judge
+// that writes only a normalized score), and is not checked.
+func scoreProblem(ent Entry) string {
+	v := ent.Verdict
+	if !v.Scored {
+		return ""
+	}
+	if math.IsNaN(v.Score) || v.Score < 0 || v.Score > 1 {
+		return fmt.Sprintf("score %v is outside [0,1]", v.Score)
+	}
+	if scale := scaleOf(ent); v.RawScore != 0 || scale.Min != 0 {
+		if want, err := scale.Normalize(v.RawScore); err != nil || math.Abs(want-v.Score) > 1e-9 {
+			return fmt.Sprintf("score %v is not raw_score %v on the scale [%v, %v] (one was edited?)", v.Score, v.RawScore, scale.Min, scale.Max)
+		}
+	}
+	return ""
 }
 
 // decodeWhole is Decode reading data as one JSON value.
@@ -181,9 +293,6 @@ func decodeWhole(name string, data []byte) (*File, error) {
 		return nil, fmt.Errorf("golden: %s: not a recording: %s", name, jsonError(data, err))
 	case f.Version == nil:
 		return nil, fmt.Errorf("golden: %s: not a recording: it has no \"version\"", name)
-	}
-	if err := checkKeys(name, f.Entries); err != nil {
-		return nil, err
 	}
 	if f.Entries == nil {
 		f.Entries = []Entry{}

@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDecodeEntriesAsWhole: Decode's streaming read of a recording returns
+// TestDecodeEntriesAsWhole: parse's streaming read of a recording returns
 // what reading it as one value returns, and leaves every other input to
 // that, errors included.
 func TestDecodeEntriesAsWhole(t *testing.T) {
@@ -43,7 +44,7 @@ func TestDecodeEntriesAsWhole(t *testing.T) {
 		"no version":       `{"entries": []}`,
 	} {
 		whole, err := decodeWhole("f", []byte(data))
-		got, gotErr := Decode("f", []byte(data))
+		got, gotErr := parse("f", []byte(data))
 		assert.Equal(t, whole, got, name)
 		assert.Equal(t, err, gotErr, name)
 	}
@@ -65,4 +66,62 @@ func TestWindow(t *testing.T) {
 			t.Errorf("window(%q, %d) = %s, want %s", tc.s, tc.p, got, tc.want)
 		}
 	}
+}
+
+// marshalDiff, which encodes a recording an entry at a time, finds what
+// comparing with Marshal's whole bytes finds: nothing in what evalkit
+// wrote, and the line of the first difference in an edited copy.
+func TestMarshalDiffAsMarshal(t *testing.T) {
+	wholeDiff := func(want, text []byte) int {
+		if bytes.Equal(want, text) {
+			return 0
+		}
+		i := 0
+		for i < len(want) && i < len(text) && want[i] == text[i] {
+			i++
+		}
+		return bytes.Count(want[:i], []byte("\n")) + 1
+	}
+	edits := func(data []byte) [][]byte {
+		var out [][]byte
+		for _, at := range []int{0, 1, 5, len(data) / 3, len(data) / 2, len(data) - 3, len(data) - 1} {
+			e := bytes.Clone(data)
+			e[at] = 'X'
+			out = append(out, e)
+		}
+		return append(out, data[:len(data)-1], append(bytes.Clone(data), '\n'), bytes.Replace(data, []byte("  \""), []byte("   \""), 1),
+			bytes.Replace(data, []byte("<"), []byte(`\u003c`), 1))
+	}
+	for _, p := range []string{"../testdata/evalkit/TestMTBenchJudgments.judge.json", "../examples/agent/testdata/evalkit/TestAgent.judge.json"} {
+		data, err := os.ReadFile(filepath.FromSlash(p))
+		require.NoError(t, err)
+		f, err := parse(p, data)
+		require.NoError(t, err)
+		want, err := f.Marshal()
+		require.NoError(t, err)
+		assert.Equal(t, 0, marshalDiff(data, "entries", f.Entries), p)
+		for _, e := range edits(data) {
+			assert.Equal(t, wholeDiff(want, e), marshalDiff(e, "entries", f.Entries), p)
+		}
+		assert.Equal(t, wholeDiff((&File{}).mustMarshal(t), []byte("{}")), marshalDiff([]byte("{}"), "entries", []Entry{}))
+	}
+	data, err := os.ReadFile("../examples/agent/testdata/evalkit/TestAgent.http.json")
+	require.NoError(t, err)
+	f, err := DecodeHTTP("h", data)
+	require.NoError(t, err)
+	want, err := f.Marshal()
+	require.NoError(t, err)
+	assert.Equal(t, 0, marshalDiff(data, "interactions", f.Interactions))
+	for _, e := range edits(data) {
+		assert.Equal(t, wholeDiff(want, e), marshalDiff(e, "interactions", f.Interactions))
+	}
+	empty, err := (&HTTPFile{}).Marshal()
+	require.NoError(t, err)
+	assert.Equal(t, 0, marshalDiff(empty, "interactions", []Interaction{}))
+}
+
+func (f *File) mustMarshal(t *testing.T) []byte {
+	data, err := f.Marshal()
+	require.NoError(t, err)
+	return data
 }

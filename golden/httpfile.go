@@ -175,19 +175,24 @@ func LoadHTTP(path string) (*HTTPFile, error) {
 // HTTP recording: JSON that does not parse (with its line and column), no
 // version or another one, an interaction whose key is not a key, whose
 // occurrence is not positive or is given twice for its key, or that has no
-// method, path or status. Interactions need not be sorted; CRLF line
-// endings and a UTF-8 byte order mark are read as LF and nothing.
+// method, path or status, and, as Decode, a UTF-8 byte order mark and a
+// JSON key given twice in any object, naming the interaction. Interactions
+// need not be sorted; CRLF line endings are read as LF.
 func DecodeHTTP(name string, data []byte) (*HTTPFile, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if err := checkBytes(name, data); err != nil {
+		return nil, err
+	}
 	var f struct {
 		Version      *int          `json:"version"`
 		Interactions []Interaction `json:"interactions"`
 	}
+	dups := scanDuplicates(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	err := dec.Decode(&f)
 	if err == nil && dec.More() {
 		err = fmt.Errorf("more data after its JSON object")
 	}
+	dup := <-dups // before any return: the scan reads data
 	switch {
 	case f.Version != nil && *f.Version != Version && !versionError(err):
 		return nil, fmt.Errorf("golden: %s: format version %d, and this evalkit reads version %d: update evalkit, or re-record the file", name, *f.Version, Version)
@@ -206,6 +211,15 @@ func DecodeHTTP(name string, data []byte) (*HTTPFile, error) {
 			return nil, fmt.Errorf("%s: key %s, occurrence %d, is given twice", where, ShortKey(in.Key), in.Occurrence)
 		}
 		seen[in.ID()] = true
+	}
+	if err := duplicateKey(name, dup, "interactions", func(i int) string {
+		if i < len(f.Interactions) {
+			in := f.Interactions[i]
+			return fmt.Sprintf("interaction %d (%s #%d)", i+1, ShortKey(in.Key), in.Occurrence)
+		}
+		return ""
+	}); err != nil {
+		return nil, err
 	}
 	if f.Interactions == nil {
 		f.Interactions = []Interaction{}

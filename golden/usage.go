@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/evalkit-go/evalkit/internal/inputs"
 )
 
 // Usage is what a run used of one recording, as Save writes it to a usage
@@ -62,7 +64,7 @@ func writeUsage(dir string, u Usage) error {
 // recording with no log is an error wrapping fs.ErrNotExist.
 func ReadUsage(dir, path string) (Usage, error) {
 	abs := absPath(path)
-	data, err := os.ReadFile(usagePath(dir, abs))
+	data, err := inputs.ReadFile(usagePath(dir, abs), inputs.Recording)
 	if err != nil {
 		return Usage{}, fmt.Errorf("golden: no usage log for %s: %w", path, err)
 	}

@@ -104,12 +104,14 @@ func TestGoldenVerifyListsEveryProblem(t *testing.T) {
 func TestGoldenVerifyEditedScoresAndManyProblems(t *testing.T) {
 	path := recordingPath(t)
 	record(t, path, newLive(testIdentity), refundRequest())
+	f, err := golden.Load(path)
+	require.NoError(t, err)
 	data, _ := os.ReadFile(path)
 	edited := strings.Replace(string(data), `"score": 0.9,`, `"score": 0.3,`, 1)
 	require.NotEqual(t, string(data), edited)
 	require.NoError(t, os.WriteFile(path, []byte(edited), 0o644))
-	f, err := golden.Load(path)
-	require.NoError(t, err)
+	_, err = golden.Load(path)
+	assert.EqualError(t, err, "golden: "+path+": entry 1 ("+golden.ShortKey(f.Entries[0].Key)+"): score 0.3 is not raw_score 9 on the scale [0, 10] (one was edited?): restore the value recorded, or delete the entry and record it again (EVALKIT_MODE=record)")
 	var ve *golden.VerifyError
 	require.ErrorAs(t, golden.Verify(path), &ve)
 	assert.Equal(t, []string{"entry 1 (" + golden.ShortKey(f.Entries[0].Key) + "): score 0.3 is not raw_score 9 on the scale [0, 10] (one was edited?)"}, ve.Problems)

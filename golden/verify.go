@@ -2,10 +2,10 @@ package golden
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -62,8 +62,8 @@ func (e *VerifyError) Error() string {
 // recording yet; running the test again, in any mode, merges it.
 //
 // A file named *.http.json is an HTTP recording (see HTTPFile), checked
-// the same way: it reads as one, its interactions are sorted by key and
-// occurrence, its bytes are Marshal's, each interaction has a recording
+// the same way: it reads as one, its interactions are grouped by test in
+// name order (in call order within a test), its bytes are Marshal's, each interaction has a recording
 // date and a response that is one body or one event stream, and nothing
 // in it looks like a credential — bodies and events held as base64
 // included, read as they are and, when compressed (gzip or deflate),
@@ -91,7 +91,7 @@ func Verify(path string) error {
 		return e
 	}
 	problem := e.add
-	f, err := Decode(path, data)
+	f, err := decode(path, data)
 	if err != nil {
 		problem("%v", strings.TrimPrefix(err.Error(), "golden: "+path+": "))
 		return e
@@ -114,18 +114,12 @@ func Verify(path string) error {
 		if ent.RecordedAt.IsZero() {
 			problem("%s: no recorded_at", where)
 		}
-		if v := ent.Verdict; v.Scored && (math.IsNaN(v.Score) || v.Score < 0 || v.Score > 1) {
-			problem("%s: score %v is outside [0,1]", where, v.Score)
-		} else if scale := scaleOf(ent); v.Scored && (v.RawScore != 0 || scale.Min != 0) {
-			// A raw score of 0 on a scale from 0 may be one the judge
-			// never gave (raw_score is left out when 0): not checked.
-			if want, err := scale.Normalize(v.RawScore); err != nil || math.Abs(want-v.Score) > 1e-9 {
-				problem("%s: score %v is not raw_score %v on the scale [%v, %v] (one was edited?)", where, v.Score, v.RawScore, scale.Min, scale.Max)
-			}
+		if p := scoreProblem(ent); p != "" {
+			problem("%s: %s", where, p)
 		}
 	}
-	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {
-		problem("not written as evalkit writes it (entries sorted by key, 2-space indent, LF, a trailing newline): first difference at line %d", firstDiffLine(want, text))
+	if line := marshalDiff(text, "entries", f.Entries); sorted && line > 0 {
+		problem("not written as evalkit writes it (entries sorted by key, 2-space indent, LF, a trailing newline): first difference at line %d", line)
 	}
 	if len(e.Problems) == 0 {
 		return nil
@@ -164,15 +158,78 @@ func (e *VerifyError) add(format string, args ...any) {
 }
 
 // scanSecrets adds a problem for every credential-shaped string in a
-// recording's lines, and returns its text with LF line endings.
+// recording's lines, and returns its text with LF line endings (data
+// itself when it has no CRLF: a copy of a 64 MiB file is 64 MiB more).
 func scanSecrets(e *VerifyError, data []byte) []byte {
-	text := bytes.ReplaceAll(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), []byte("\r\n"), []byte("\n"))
-	for i, line := range strings.Split(string(text), "\n") {
-		for _, f := range secret.Find(line) {
+	text := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.Contains(text, []byte("\r\n")) {
+		text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	}
+	for i, rest := 0, text; len(rest) > 0; i++ {
+		line := rest
+		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = nil
+		}
+		for _, f := range secret.Find(string(line)) {
 			e.add("line %d: looks like %s: %s", i+1, f.Kind, f.Masked)
 		}
 	}
 	return text
+}
+
+// marshalDiff returns 0 when text is the bytes Marshal writes for a file
+// of these items (sorted already) under the key list, else the line of
+// the first difference. It encodes one item at a time, as Marshal's
+// encoder indents it, so it holds one item's JSON at once, not a second
+// copy of the file.
+func marshalDiff[T any](text []byte, list string, items []T) int {
+	pos := 0
+	diff := 0
+	expect := func(want []byte) bool {
+		n := 0
+		for n < len(want) && pos+n < len(text) && text[pos+n] == want[n] {
+			n++
+		}
+		if n < len(want) {
+			diff = bytes.Count(text[:pos+n], []byte("\n")) + 1
+			return false
+		}
+		pos += n
+		return true
+	}
+	if len(items) == 0 {
+		if !expect([]byte("{\n  \"version\": 1,\n  \"" + list + "\": []\n}\n")) {
+			return diff
+		}
+	} else {
+		if !expect([]byte("{\n  \"version\": 1,\n  \"" + list + "\": [\n    ")) {
+			return diff
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("    ", "  ")
+		for i := range items {
+			b.Reset()
+			if err := enc.Encode(items[i]); err != nil {
+				return bytes.Count(text[:pos], []byte("\n")) + 1
+			}
+			item := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+			sep := ",\n    "
+			if i == len(items)-1 {
+				sep = "\n  ]\n}\n"
+			}
+			if !expect(item) || !expect([]byte(sep)) {
+				return diff
+			}
+		}
+	}
+	if pos != len(text) {
+		return bytes.Count(text[:pos], []byte("\n")) + 1
+	}
+	return 0
 }
 
 // scanBytes adds a problem for every credential-shaped string in bytes a
@@ -243,16 +300,7 @@ func verifyHTTP(e *VerifyError, path string, data, text []byte) {
 			scanBytes(e, fmt.Sprintf("%s: event %d's raw_base64", where, k+1), ev.RawBase64, nil)
 		}
 	}
-	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {
-		e.add("not written as evalkit writes it (interactions grouped by test, 2-space indent, LF, a trailing newline): first difference at line %d", firstDiffLine(want, text))
+	if line := marshalDiff(text, "interactions", f.Interactions); sorted && line > 0 {
+		e.add("not written as evalkit writes it (interactions grouped by test, 2-space indent, LF, a trailing newline): first difference at line %d", line)
 	}
-}
-
-func firstDiffLine(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return bytes.Count(a[:i], []byte("\n")) + 1
 }

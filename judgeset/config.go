@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/evalkit-go/evalkit/internal/inputs"
 	"github.com/evalkit-go/evalkit/internal/secret"
 	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 )
@@ -47,12 +47,15 @@ import (
 //	testdata/judges.yaml:7: judges.strict.settings.temperatur: unknown openai setting (did you mean "temperature"?)
 //	testdata/judges.yaml:9: judges.strict.api_key: a credential never goes in a judge set: name its environment variable with api_key_env
 //
-// — as a *ConfigError. A key given twice in any mapping, and aliases that
-// expand the file beyond yamlcheck.MaxAliasNodes (1,000,000) nodes, are
-// problems too (then nothing else of the file is read). No judge is
-// built, and no key read, until Lookup asks for it.
+// — as a *ConfigError. A key given twice in any mapping, an alias inside
+// the value it stands for, and aliases that expand the file beyond
+// yamlcheck.MaxAliasNodes (1,000,000) nodes, are problems too (then
+// nothing else of the file is read). The file must be a regular file (a
+// FIFO is refused, never waited on) of at most 1 MiB
+// (EVALKIT_MAX_JUDGE_SET_BYTES raises it). No judge is built, and no key
+// read, until Lookup asks for it.
 func Load(path string, opts ...Option) (*Set, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.JudgeSet)
 	if err != nil {
 		return nil, fmt.Errorf("judgeset: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/evalkit-go/evalkit/internal/inputs"
 	"github.com/evalkit-go/evalkit/internal/secret"
 )
 
@@ -209,12 +210,23 @@ func (w *Writer) Write(l Line) error {
 // that is not JSON, a version or kind this reader does not know, a check
 // line without a test or a status other than pass, fail or error. A file
 // cut off in its last line (a test binary killed mid-write) is an error
-// too: every line is complete or the file is not read.
+// too: every line is complete or the file is not read. So is a file past
+// the limit of a results file (64 MiB, or EVALKIT_MAX_RESULTS_BYTES),
+// which is not read further.
 func Read(name string, r io.Reader) ([]Line, error) {
+	max, err := inputs.Results.Value()
+	if err != nil {
+		return nil, err
+	}
+	lr := &io.LimitedReader{R: r, N: max + 1}
 	var out []Line
-	br := bufio.NewReader(r)
+	br := bufio.NewReader(lr)
+	read := int64(0)
 	for n := 1; ; n++ {
 		raw, err := br.ReadBytes('\n')
+		if read += int64(len(raw)); read > max {
+			return nil, &inputs.LimitError{Name: name, Limit: inputs.Results, Max: max, Got: read, AtLeast: true}
+		}
 		if len(raw) == 0 && errors.Is(err, io.EOF) {
 			return out, nil
 		}
@@ -280,9 +292,10 @@ func (l Line) check() error {
 	return nil
 }
 
-// ReadFile reads a results file from disk.
+// ReadFile reads a results file from disk: a regular file (a FIFO is
+// refused, never waited on) of at most the limit Read holds it to.
 func ReadFile(path string) ([]Line, error) {
-	f, err := os.Open(path)
+	f, _, err := inputs.Open(path, inputs.Results)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/evalkit-go/evalkit/internal/hostile"
 	"github.com/evalkit-go/evalkit/internal/results"
 )
 
@@ -65,4 +67,35 @@ func TestReadRefusesWhatItCannotTrust(t *testing.T) {
 	lines, err := results.Read("r.jsonl", strings.NewReader("\n\n"))
 	require.NoError(t, err)
 	assert.Empty(t, lines)
+}
+
+// A results file past its limit is refused naming the file, the limit and
+// the variable that raises it, before it is read whole; a FIFO at once.
+func TestReadBounded(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.jsonl")
+	w := results.NewWriter(path)
+	for range 100 {
+		require.NoError(t, w.Write(results.Line{Kind: results.KindCheck, Test: "TestX", Check: strings.Repeat("x", 100), Status: "pass"}))
+	}
+	t.Setenv("EVALKIT_MAX_RESULTS_BYTES", "4KiB")
+	_, err := results.ReadFile(path)
+	assert.EqualError(t, err, path+": 16.1 KiB, past the limit of 4 KiB for a results file (EVALKIT_MAX_RESULTS_BYTES raises it)")
+	_, err = results.Read("stdin", strings.NewReader(strings.Repeat(`{"v": 1, "kind": "check", "test": "T", "status": "pass"}`+"\n", 100)))
+	assert.EqualError(t, err, "stdin: more than the limit of 4 KiB for a results file (EVALKIT_MAX_RESULTS_BYTES raises it)")
+	t.Setenv("EVALKIT_MAX_RESULTS_BYTES", "")
+	lines, err := results.ReadFile(path)
+	require.NoError(t, err)
+	assert.Len(t, lines, 100)
+
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	if err := hostile.Mkfifo(fifo); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	err, blocked := hostile.ReadWithin(fifo, 5*time.Second, func() error {
+		_, err := results.ReadFile(fifo)
+		return err
+	})
+	require.False(t, blocked, "ReadFile blocked on a FIFO")
+	assert.EqualError(t, err, fifo+" is a named pipe (FIFO), not a regular file: evalkit reads only regular files")
 }

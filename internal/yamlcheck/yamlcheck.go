@@ -1,10 +1,12 @@
 // Package yamlcheck checks a YAML document's nodes before a parser walks
 // them, for what the YAML library leaves to its user when it hands out a
 // node tree: a mapping key given twice (decoding into a Go map catches
-// it; walking nodes does not, and the last value silently wins) and
-// aliases that expand a small file into millions of nodes (the library's
-// alias limit guards its own decoding, not a walk of the tree). Case files
-// (evaltest) and judge set configs (judgeset) are read through it.
+// it; walking nodes does not, and the last value silently wins), an alias
+// that stands for a value holding it (a walk that follows it never ends),
+// and aliases that expand a small file into millions of nodes (the
+// library's alias limit guards its own decoding, not a walk of the tree).
+// Case files (evaltest), judge set configs (judgeset) and spec files
+// (assert) are read through it.
 //
 //	problems := yamlcheck.Check(&doc, "")
 //	for _, p := range problems {
@@ -15,8 +17,11 @@ package yamlcheck
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // MaxAliasNodes bounds the nodes a document may reach through its
@@ -24,6 +29,9 @@ import (
 // often as it is used: far above what sharing an evals list or a judge's
 // settings between entries needs, far below what exhausts memory.
 const MaxAliasNodes = 1_000_000
+
+// MaxProblems bounds the problems Check returns: past it the walk stops.
+const MaxProblems = 100
 
 // Problem is one problem of a document: its line (1-based) and the
 // message, which starts with the field path where there is one.
@@ -34,100 +42,137 @@ type Problem struct {
 
 // Check returns the document's problems, in the order of a walk of its
 // nodes: every key given twice in a mapping, named with the mapping's
-// path and the first key's line, and an alias past MaxAliasNodes, named
-// with the line and path of the alias written in the document that holds
-// it (the walk stops there), and an alias that stands for a node holding
-// it (a cycle, which would expand without end), named the same way. path is the root's path: "" or, for a
-// document that is a list of cases, "cases"; a field's path is its
-// mapping's, ".", and its key ("judges.strict.settings"), an element's
-// its list's and "[i]".
+// path and the first key's line; an alias that stands for a value holding
+// it (&v {x: *v}), and an alias past MaxAliasNodes, each named with the
+// line and path of the alias written in the document (the walk stops at
+// the first of these). path is the root's path: "" or, for a document
+// that is a list of cases, "cases"; a field's path is its mapping's, ".",
+// and its key ("judges.strict.settings"), an element's its list's and
+// "[i]". At most MaxProblems problems are returned.
+//
+// Check never follows an alias: it walks each node of the document once,
+// as written, and counts what an alias stands for from the sizes of the
+// values already walked (an alias always follows its anchor), so its work
+// is linear in the document whatever the aliases make of it.
 func Check(doc *yaml.Node, path string) []Problem {
-	c := &checker{open: map[*yaml.Node]bool{}}
-	c.walk(doc, path, nil)
+	c := &checker{root: path, sizes: map[*yaml.Node]int{}}
+	c.walk(doc, nil)
 	return c.problems
 }
 
 type checker struct {
+	root     string
 	problems []Problem
-	expanded int  // nodes reached through aliases
-	over     bool // past MaxAliasNodes, or a cycle: stop
-	// open are the lists and mappings the walk is inside of: an alias
-	// to one of them is a cycle.
-	open map[*yaml.Node]bool
+	sizes    map[*yaml.Node]int // an anchored node's size, once walked
+	expanded int                // nodes reached through aliases
+	stop     bool               // an alias problem, or MaxProblems: stop
 }
 
-// use is an alias as written in the document, and its path.
-type use struct {
-	alias *yaml.Node
-	path  string
+// step is one step of a node's path from the root, built into a string
+// only for a problem.
+type step struct {
+	up    *step
+	key   string // a mapping's field
+	index int    // a list's element, when key is ""
+	field bool
 }
 
-// walk checks n at path. via is the alias written in the document through
-// which n is reached, nil when n is written where it stands.
-func (c *checker) walk(n *yaml.Node, path string, via *use) {
-	if n == nil || c.over {
-		return
+// pathOf renders a path, at most maxPath bytes of it (then "…").
+func (c *checker) pathOf(s *step) string {
+	var steps []*step
+	for ; s != nil; s = s.up {
+		steps = append(steps, s)
 	}
-	if via != nil {
-		c.expanded++
-		if c.expanded > MaxAliasNodes {
-			c.over = true
-			c.problems = append(c.problems, Problem{Line: via.alias.Line, Msg: prefix(via.path, fmt.Sprintf(
-				"the alias *%s makes the file more than %d YAML nodes, each use of an alias counted with all it stands for: use fewer aliases, or write the values out", via.alias.Value, MaxAliasNodes))})
-			return
+	var b strings.Builder
+	b.WriteString(c.root)
+	for i := len(steps) - 1; i >= 0 && b.Len() <= maxPath; i-- {
+		if st := steps[i]; st.field {
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(st.key)
+		} else {
+			b.WriteString("[" + strconv.Itoa(st.index) + "]")
 		}
 	}
+	return textnorm.Excerpt(b.String(), maxPath)
+}
+
+// maxPath bounds a path in a problem, in bytes: a megabyte key, or
+// ten thousand levels, must not make a megabyte message.
+const maxPath = 240
+
+func (c *checker) add(line int, at *step, msg string) {
+	if p := c.pathOf(at); p != "" {
+		msg = p + ": " + msg
+	}
+	c.problems = append(c.problems, Problem{Line: line, Msg: msg})
+	if len(c.problems) >= MaxProblems {
+		c.stop = true
+	}
+}
+
+// walk checks n, written at path at, and returns its size: the nodes it
+// stands for, each alias counted with what it stands for (at most
+// MaxAliasNodes+1).
+func (c *checker) walk(n *yaml.Node, at *step) int {
+	if n == nil || c.stop {
+		return 0
+	}
+	size := 1
 	switch n.Kind {
+	case yaml.AliasNode:
+		target := n.Alias
+		if target == nil {
+			return size
+		}
+		inner, walked := c.sizes[target]
+		if !walked {
+			// An alias follows its anchor; one whose value has not been
+			// walked to the end is inside it.
+			c.add(n.Line, at, fmt.Sprintf("the alias *%s stands for a value that holds it (&%s at line %d): a value cannot contain itself, so it has no end", excerpt(n.Value), excerpt(target.Anchor), target.Line))
+			c.stop = true
+			return size
+		}
+		c.expanded = saturate(c.expanded + inner)
+		if c.expanded > MaxAliasNodes {
+			c.add(n.Line, at, fmt.Sprintf("the alias *%s makes the file more than %d YAML nodes, each use of an alias counted with all it stands for: use fewer aliases, or write the values out", excerpt(n.Value), MaxAliasNodes))
+			c.stop = true
+			return size
+		}
+		size = saturate(size + inner)
 	case yaml.DocumentNode:
 		for _, x := range n.Content {
-			c.walk(x, path, via)
+			size = saturate(size + c.walk(x, at))
 		}
-	case yaml.AliasNode:
-		if c.open[n.Alias] {
-			c.over = true
-			c.problems = append(c.problems, Problem{Line: n.Line, Msg: prefix(path, fmt.Sprintf(
-				"the alias *%s stands for a value that holds it: it would expand without end", n.Value))})
-			return
-		}
-		if via == nil {
-			via = &use{alias: n, path: path}
-		}
-		c.walk(n.Alias, path, via)
 	case yaml.SequenceNode:
-		c.open[n] = true
-		defer delete(c.open, n)
 		for i, x := range n.Content {
-			c.walk(x, path+"["+strconv.Itoa(i)+"]", via)
+			size = saturate(size + c.walk(x, &step{up: at, index: i}))
 		}
 	case yaml.MappingNode:
-		c.open[n] = true
-		defer delete(c.open, n)
-		var first map[string]int
-		if via == nil {
-			first = make(map[string]int, len(n.Content)/2)
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
+		first := make(map[string]int, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content) && !c.stop; i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if first != nil {
-				if line, dup := first[k.Value]; dup {
-					c.problems = append(c.problems, Problem{Line: k.Line, Msg: prefix(path, fmt.Sprintf("field %q is given twice (first at line %d)", k.Value, line))})
-				} else {
-					first[k.Value] = k.Line
-				}
+			if line, dup := first[k.Value]; dup {
+				c.add(k.Line, at, fmt.Sprintf("field %s is given twice (first at line %d)", textnorm.Quote(k.Value, maxQuoted), line))
+			} else {
+				first[k.Value] = k.Line
 			}
-			c.walk(k, path, via)
-			at := k.Value
-			if path != "" {
-				at = path + "." + k.Value
-			}
-			c.walk(v, at, via)
+			size = saturate(size + c.walk(k, at))
+			size = saturate(size + c.walk(v, &step{up: at, key: k.Value, field: true}))
 		}
 	}
+	if n.Anchor != "" {
+		c.sizes[n] = size
+	}
+	return size
 }
 
-func prefix(path, msg string) string {
-	if path == "" {
-		return msg
-	}
-	return path + ": " + msg
-}
+// saturate caps a count just past MaxAliasNodes, so no sum overflows.
+func saturate(n int) int { return min(n, MaxAliasNodes+1) }
+
+// excerpt bounds an anchor's name in a message.
+func excerpt(s string) string { return textnorm.Excerpt(s, maxQuoted) }
+
+// maxQuoted bounds a key or an anchor's name quoted in a message, in bytes.
+const maxQuoted = 120

@@ -53,8 +53,17 @@ func TestCheck(t *testing.T) {
 		{"a JSON document", "", `{"name": "A", "name": "B"}`, []yamlcheck.Problem{{Line: 1, Msg: `field "name" is given twice (first at line 1)`}}},
 		{"an alias bomb", "", aliasBomb(1000), []yamlcheck.Problem{{Line: 1113, Msg: "uses.e110: the alias *list makes the file more than 1000000 YAML nodes, " +
 			"each use of an alias counted with all it stands for: use fewer aliases, or write the values out"}}},
-		{"a cycle", "", "prompts: &b\n  x: *b\n", []yamlcheck.Problem{{Line: 2, Msg: "prompts.x: the alias *b stands for a value that holds it: it would expand without end"}}},
-		{"a cycle through a list", "cases", "- &c {name: a, evals: [*c]}\n", []yamlcheck.Problem{{Line: 1, Msg: "cases[0].evals[0]: the alias *c stands for a value that holds it: it would expand without end"}}},
+		{"a cycle", "", "prompts: &b\n  x: *b\n", []yamlcheck.Problem{{Line: 2, Msg: "prompts.x: the alias *b stands for a value that holds it (&b at line 1): a value cannot contain itself, so it has no end"}}},
+		{"a cycle through a list", "cases", "- &c {name: a, evals: [*c]}\n", []yamlcheck.Problem{{Line: 1, Msg: "cases[0].evals[0]: the alias *c stands for a value that holds it (&c at line 1): a value cannot contain itself, so it has no end"}}},
+		{"an alias of the mapping holding it", "cases", "- name: a\n  vars: &v {x: *v}\n",
+			[]yamlcheck.Problem{{Line: 2, Msg: "cases[0].vars.x: the alias *v stands for a value that holds it (&v at line 2): a value cannot contain itself, so it has no end"}}},
+		{"an alias of the list holding it", "", "patterns: &p [a, *p]\n",
+			[]yamlcheck.Problem{{Line: 1, Msg: "patterns[1]: the alias *p stands for a value that holds it (&p at line 1): a value cannot contain itself, so it has no end"}}},
+		{"an alias of an ancestor, deep", "", "params: &top\n  a: {b: [{c: *top}]}\n",
+			[]yamlcheck.Problem{{Line: 2, Msg: "params.a.b[0].c: the alias *top stands for a value that holds it (&top at line 1): a value cannot contain itself, so it has no end"}}},
+		{"a merge key of the mapping holding it", "", "base: &b\n  x: 1\n  <<: *b\n",
+			[]yamlcheck.Problem{{Line: 3, Msg: "base.<<: the alias *b stands for a value that holds it (&b at line 1): a value cannot contain itself, so it has no end"}}},
+		{"an alias of a sibling is fine", "", "a: &a [1]\nb: [*a, *a]\nc: {d: *a}\n", nil},
 		{"a billion laughs", "", laughs(), []yamlcheck.Problem{{Line: 7, Msg: "g[0]: the alias *f makes the file more than 1000000 YAML nodes, " +
 			"each use of an alias counted with all it stands for: use fewer aliases, or write the values out"}}},
 	} {
@@ -75,4 +84,53 @@ func laughs() string {
 		prev = string(c)
 	}
 	return s
+}
+
+// An alias inside the value it stands for, of any size, is refused at
+// once: the walk never follows an alias, so it cannot follow one for ever
+// (it did: a 4-line case file grew past 10 GB). A chain of a hundred
+// thousand anchors, each using the one before, is walked once.
+func TestCheckLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x]\n")
+	for i := 1; i < 100_000; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [*a%d]\n", i, i, i-1)
+	}
+	fmt.Fprintf(&b, "last: &z {self: [*a99999, {deeper: *z}]}\n")
+	var doc yaml.Node
+	require.NoError(t, yaml.Unmarshal([]byte(b.String()), &doc))
+	ps := yamlcheck.Check(&doc, "")
+	require.Len(t, ps, 1)
+	// The chain passes the budget long before the cycle at its end.
+	assert.Contains(t, ps[0].Msg, "makes the file more than 1000000 YAML nodes")
+
+	ps = yamlcheck.Check(mustParse(t, "a: &a\n  b: {c: {d: [1, 2, *a]}}\n"), "")
+	require.Len(t, ps, 1)
+	assert.Equal(t, 2, ps[0].Line, "the alias's line")
+	assert.Equal(t, "a.b.c.d[2]: the alias *a stands for a value that holds it (&a at line 1): a value cannot contain itself, so it has no end", ps[0].Msg)
+}
+
+// A key of a megabyte, or a path of ten thousand levels, makes a short
+// problem; a file of a thousand keys given twice, at most MaxProblems.
+func TestCheckBounded(t *testing.T) {
+	huge := strings.Repeat("k", 1<<20)
+	ps := yamlcheck.Check(mustParse(t, "? "+huge+"\n: 1\n? "+huge+"\n: 2\n"), "")
+	require.Len(t, ps, 1)
+	assert.Less(t, len(ps[0].Msg), 400)
+	ps = yamlcheck.Check(mustParse(t, "? "+huge+"\n: {a: 1, a: 2}\n"), "")
+	require.Len(t, ps, 1)
+	assert.Less(t, len(ps[0].Msg), 400)
+
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "k%d: 1\nk%d: 2\n", i, i)
+	}
+	assert.Len(t, yamlcheck.Check(mustParse(t, b.String()), ""), yamlcheck.MaxProblems)
+}
+
+func mustParse(t *testing.T, s string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	require.NoError(t, yaml.Unmarshal([]byte(s), &doc))
+	return &doc
 }
