@@ -115,6 +115,9 @@ func appendJournal(path string, e any) error {
 			return err
 		}
 		jp := real + JournalSuffix
+		if err := plainJournal(jp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 		f, err := os.OpenFile(jp, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 		if err != nil {
 			return fmt.Errorf("golden: %w", err)
@@ -148,6 +151,39 @@ func appendJournal(path string, e any) error {
 	})
 }
 
+// plainJournal returns an error wrapping fs.ErrNotExist when there is no
+// journal at jp, and an error naming it when it is not a regular file: a
+// FIFO (os.Open waits on it for ever), a directory, or a symbolic link,
+// through which appending would write another file and merging would read
+// one. evalkit writes its journals as plain files, and never links.
+func plainJournal(jp string) error {
+	info, err := os.Lstat(jp)
+	switch {
+	case err != nil:
+		return fmt.Errorf("golden: %w", err)
+	case !info.Mode().IsRegular():
+		return fmt.Errorf("golden: %s is not a regular file (%s), so not a journal evalkit wrote: remove it", jp, fileKind(info.Mode()))
+	}
+	return nil
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
+}
+
 // syncDir syncs a directory's entries where the system allows it.
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
@@ -163,6 +199,11 @@ func syncDir(dir string) {
 // entry is an error naming the journal and the line.
 func readJournal[E any](k recKind[E], path string) (entries []E, notes []string, exists bool, err error) {
 	jp := path + JournalSuffix
+	if err := plainJournal(jp); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, false, nil
+	} else if err != nil {
+		return nil, nil, true, err
+	}
 	data, err := readFile(jp)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
