@@ -284,6 +284,26 @@ func recoverJournal[E any](k recKind[E], path string) (notes []string, err error
 	return notes, err
 }
 
+// journalInMemory reads the journal of the recording at path without
+// merging it, for a replay whose merge failed with mergeErr (a read-only
+// checkout of a commit holding a journal: replay reads, and must not fail
+// because it cannot write). It returns the journal's entries, one per id
+// as a merge keeps them, and notes saying so; none when another process
+// merged the journal meanwhile. A journal that does not read is an error.
+func journalInMemory[E any](k recKind[E], path string, mergeErr error) ([]E, []string, error) {
+	real, err := resolveLink(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	journal, notes, exists, err := readJournal(k, real)
+	if err != nil || !exists {
+		return nil, nil, err
+	}
+	notes = append(notes, fmt.Sprintf("%s: %d %s replayed from the journal, read in memory: it could not be merged into the recording (%v); a run that can write there merges it",
+		real+JournalSuffix, len(journal), plural(len(journal), "entry", "entries"), mergeErr))
+	return mergeEntries(k, nil, journal), notes, nil
+}
+
 // mergeEntries is list with add merged in: an entry of add replaces the
 // one of list with its id, the last of add with an id winning.
 func mergeEntries[E any](k recKind[E], list, add []E) []E {

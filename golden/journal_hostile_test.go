@@ -4,6 +4,8 @@ package golden_test
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,4 +101,73 @@ func TestJournalAppendRefusesLink(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "x\n", string(data))
 	assert.Contains(t, strings.Join(rec.Notes(), "\n"), "not a regular file")
+}
+
+// unwritable makes the recording at path impossible to lock, as a
+// read-only checkout does (the lock file cannot be made): a directory
+// stands in the lock file's place, since the tests may run as root, for
+// whom a read-only mode bit changes nothing.
+func unwritable(t *testing.T, path string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(path+".lock", 0o755))
+}
+
+// Replay beside a journal it cannot merge (a read-only checkout of a
+// commit that holds one) replays the recording and the journal, read in
+// memory, with a note saying it could not merge them: replay reads, and
+// must not fail because it cannot write. Recording modes still fail.
+func TestJournalReplayReadOnly(t *testing.T) {
+	path := recordingPath(t)
+	rec, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	_, err = rec.Judge(context.Background(), numbered(0))
+	require.NoError(t, err)
+	require.NoError(t, rec.Save())
+	_, err = rec.Judge(context.Background(), numbered(1)) // journaled, never saved
+	require.NoError(t, err)
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	unwritable(t, path)
+
+	replay, err := golden.New(path, mustNotCall(t))
+	require.NoError(t, err)
+	for i := range 2 {
+		_, err := replay.Judge(context.Background(), numbered(i))
+		require.NoError(t, err, "verdict %d replays", i)
+	}
+	notes := strings.Join(replay.Notes(), "\n")
+	assert.Contains(t, notes, "TestX.judge.json.journal: 1 entry replayed from the journal, read in memory: it could not be merged into the recording")
+	require.NoError(t, replay.Save())
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after), "nothing written")
+	_, err = os.Stat(path + golden.JournalSuffix)
+	require.NoError(t, err, "the journal stays for a run that can merge it")
+
+	_, err = golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+	assert.Error(t, err, "a recording run that cannot write fails at once")
+}
+
+// The same for an HTTP recording.
+func TestJournalReplayReadOnlyHTTP(t *testing.T) {
+	path := httpPath(t)
+	live, _ := echoLive()
+	tr, err := golden.NewTransport(path, live, golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	status, _, err := chat(t, tr.Client(), "https://api.openai.com/v1/chat/completions", chatBody, nil)
+	require.NoError(t, err)
+	require.Equal(t, 200, status)
+	unwritable(t, path)
+
+	replay, err := golden.NewTransport(path, rtFunc(func(*http.Request) (*http.Response, error) {
+		return nil, errors.New("replay sent a request")
+	}))
+	require.NoError(t, err)
+	status, _, err = chat(t, replay.Client(), "https://api.openai.com/v1/chat/completions", chatBody, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 200, status)
+	assert.Contains(t, strings.Join(replay.Notes(), "\n"), "1 entry replayed from the journal, read in memory")
+	require.NoError(t, replay.Save())
+	_, err = os.Stat(path)
+	assert.True(t, os.IsNotExist(err), "nothing written")
 }
