@@ -277,8 +277,12 @@ func recoverJournal[E any](k recKind[E], path string) (notes []string, err error
 		if err := os.Remove(real + JournalSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("golden: %w", err)
 		}
-		notes = append(skipped, fmt.Sprintf("%s: recovered %d %s from its journal, left by a recording run that ended before it saved; the recording now holds them (review and commit it)",
-			path, len(journal), plural(len(journal), "entry", "entries")))
+		replaced := ""
+		if n := replacing(k, list, journal); n > 0 {
+			replaced = fmt.Sprintf(", %d of them replacing the recording's entry under its key with the newer one", n)
+		}
+		notes = append(skipped, fmt.Sprintf("%s: recovered %d %s from its journal%s, left by a recording run that ended before it saved; the recording now holds them (review and commit it)",
+			path, len(journal), plural(len(journal), "entry", "entries"), replaced))
 		return nil
 	})
 	return notes, err
@@ -302,6 +306,29 @@ func journalInMemory[E any](k recKind[E], path string, mergeErr error) ([]E, []s
 	notes = append(notes, fmt.Sprintf("%s: %d %s replayed from the journal, read in memory: it could not be merged into the recording (%v); a run that can write there merges it",
 		real+JournalSuffix, len(journal), plural(len(journal), "entry", "entries"), mergeErr))
 	return mergeEntries(k, nil, journal), notes, nil
+}
+
+// replacing counts the ids of add that list holds with other content: the
+// entries a merge replaces rather than adds.
+func replacing[E any](k recKind[E], list, add []E) int {
+	if len(list) == 0 {
+		return 0
+	}
+	old := make(map[string]E, len(list))
+	for _, e := range list {
+		old[k.id(e)] = e
+	}
+	n := 0
+	for _, e := range mergeEntries(k, nil, add) {
+		if o, ok := old[k.id(e)]; ok {
+			a, errA := encodeLine(o)
+			b, errB := encodeLine(e)
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // mergeEntries is list with add merged in: an entry of add replaces the

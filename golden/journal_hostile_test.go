@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
 )
 
@@ -170,4 +171,39 @@ func TestJournalReplayReadOnlyHTTP(t *testing.T) {
 	require.NoError(t, replay.Save())
 	_, err = os.Stat(path)
 	assert.True(t, os.IsNotExist(err), "nothing written")
+}
+
+// A journal entry under a key the recording holds with another verdict (a
+// refresh run that died before saving) replaces it, as the newer; the note
+// says how many it replaced, so the change is not mistaken for additions.
+func TestJournalReplacingEntriesSaysSo(t *testing.T) {
+	path := recordingPath(t)
+	rec, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	for i := range 2 {
+		_, err = rec.Judge(context.Background(), numbered(i))
+		require.NoError(t, err)
+	}
+	require.NoError(t, rec.Save())
+
+	changed := newLive(testIdentity)
+	inner := changed.judge
+	changed.judge = func(req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+		v, err := inner(req)
+		v.Reasoning = "judged again, differently"
+		return v, err
+	}
+	refresh, err := golden.New(path, changed, golden.WithMode(golden.ModeRefresh))
+	require.NoError(t, err)
+	_, err = refresh.Judge(context.Background(), numbered(0)) // journaled; the run dies
+	require.NoError(t, err)
+	_, err = refresh.Judge(context.Background(), numbered(2))
+	require.NoError(t, err)
+
+	replay, err := golden.New(path, mustNotCall(t))
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(replay.Notes(), "\n"), "recovered 2 entries from its journal, 1 of them replacing the recording's entry under its key with the newer one")
+	v, err := replay.Judge(context.Background(), numbered(0))
+	require.NoError(t, err)
+	assert.Equal(t, "judged again, differently", v.Reasoning, "the journal's, the newer")
 }
