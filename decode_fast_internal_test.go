@@ -3,11 +3,13 @@ package evalkit
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fastInputs are documents to decode both ways: every bundled real run
@@ -387,4 +389,70 @@ func sameDecoded(got, want any) bool {
 	g, gerr := json.Marshal(got)
 	w, werr := json.Marshal(want)
 	return gerr == nil && werr == nil && bytes.Equal(g, w)
+}
+
+// TestKeySetLinear: an object of many keys costs a lookup a key, where
+// comparing each key with every other took 21s for 40,000 keys (half a
+// megabyte; a transcript may be 64 times that); past the first sixteen,
+// keys equal ignoring case (K and the Kelvin sign, S and the long s) are
+// still found.
+func TestKeySetLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[{"role": "user", "content": "x"`)
+	for i := range 40000 {
+		fmt.Fprintf(&b, `, "k%d": 1`, i)
+	}
+	b.WriteString(`}]`)
+	start := time.Now()
+	if _, ok := decodeFast([]byte(b.String())); !ok {
+		t.Fatal("not read by the fast path")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("40,000 keys took %v: the key set is not linear", took)
+	}
+	// The precise path's check of a message's keys (dupKeys) was
+	// quadratic too; a duplicate past the first sixteen keys, or given in
+	// another case, is still found.
+	for _, tail := range []string{``, `, "k39999": 2`, `, "K7": 2`} {
+		doc := strings.TrimSuffix(b.String(), `}]`) + tail + `}]`
+		start = time.Now()
+		_, err := decodePrecise([]byte(doc))
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("the precise path took %v for 40,000 keys", took)
+		}
+		if tail == `` {
+			if err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "given twice") {
+			t.Errorf("%s: %v, want the key given twice", tail, err)
+		}
+	}
+
+	keys := []string{"role", "content", "name", "tool_calls", "state", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "l", "m", "n"}
+	for _, dup := range []string{"ROLE", "M", "n", "\u212a", "k", "\u017ftate", "Tool_Calls"} {
+		var s keySet
+		ok := true
+		all := append(append([]string{}, keys...), "K")
+		for _, k := range all {
+			ok = ok && s.add([]byte(k))
+		}
+		if !ok {
+			t.Fatalf("distinct keys %q refused", all)
+		}
+		if s.add([]byte(dup)) {
+			t.Errorf("%q taken beside keys it equals ignoring case", dup)
+		}
+	}
+	var s keySet
+	for _, k := range append(append([]string{}, keys...), "ſ", "x", "y") {
+		if !s.add([]byte(k)) {
+			t.Fatalf("%q refused", k)
+		}
+	}
+	if s.add([]byte("S")) || s.add([]byte("s")) {
+		t.Error("s taken beside the long s")
+	}
 }

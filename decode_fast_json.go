@@ -9,6 +9,7 @@ package evalkit
 import (
 	"bytes"
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -103,33 +104,71 @@ func (d *fastDec) key() ([]byte, bool) {
 	return nil, false
 }
 
-// keySet holds an object's keys, to find one given twice.
+// keySet holds an object's keys, to find one given twice: the first
+// len(small) compared one by one, the rest found in a map by their folded
+// form, so that an object of a million keys costs a million lookups, not
+// half a million million comparisons.
 type keySet struct {
 	small [16][]byte
 	n     int
-	more  [][]byte
+	more  map[string]struct{} // folded keys, once past small
 }
 
 // add records key, and returns false when it is already there, or is
 // there ignoring case (encoding/json would read both into one field).
 func (s *keySet) add(key []byte) bool {
-	for i := range min(s.n, len(s.small)) {
-		if bytes.EqualFold(s.small[i], key) {
-			return false
-		}
-	}
-	for _, k := range s.more {
-		if bytes.EqualFold(k, key) {
-			return false
-		}
-	}
 	if s.n < len(s.small) {
+		for i := range s.n {
+			if bytes.EqualFold(s.small[i], key) {
+				return false
+			}
+		}
 		s.small[s.n] = key
-	} else {
-		s.more = append(s.more, key)
+		s.n++
+		return true
 	}
+	if s.more == nil {
+		s.more = make(map[string]struct{}, 2*len(s.small))
+		for _, k := range s.small {
+			s.more[foldKey(k)] = struct{}{}
+		}
+	}
+	f := foldKey(key)
+	if _, ok := s.more[f]; ok {
+		return false
+	}
+	s.more[f] = struct{}{}
 	s.n++
 	return true
+}
+
+// foldKey is key with each rune replaced by the least rune that folds to
+// it (unicode.SimpleFold's orbit): two valid UTF-8 keys are equal ignoring
+// case, as bytes.EqualFold tells, exactly when their foldKeys are equal.
+func foldKey(key []byte) string {
+	b := make([]byte, 0, len(key))
+	for i := 0; i < len(key); {
+		c := key[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(key[i:])
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		if 'A' <= least && least <= 'Z' { // K (Kelvin) reads k, as ASCII K does
+			least += 'a' - 'A'
+		}
+		b = utf8.AppendRune(b, least)
+		i += size
+	}
+	return string(b)
 }
 
 // foldsTo reports whether key equals one of names ignoring case (as
