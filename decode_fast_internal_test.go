@@ -56,7 +56,12 @@ func fastInputs(t testing.TB) (docs map[string][]byte, files map[string][]byte) 
 			docs[filepath.Base(f)+" response "+string(rune('0'+i))] = in.Response.Body
 		}
 	}
-	for name, d := range docs {
+	names := make([]string, 0, len(docs))
+	for name := range docs {
+		names = append(names, name)
+	}
+	for _, name := range names { // not ranging over docs, which this adds to
+		d := docs[name]
 		if tr, err := decodePrecise(d); err == nil {
 			out, err := json.Marshal(tr)
 			if err != nil {
@@ -344,6 +349,14 @@ func TestDecodeFastAsPrecise(t *testing.T) {
 	for _, name := range []string{"chat list", "escapes", "text parts", "evalkit call", "tau record", "tools", "metadata", "is_error", "latency", "kelvin key"} {
 		if _, ok := decodeFast([]byte(fastEdgeCases[name])); !ok {
 			t.Errorf("%s: not read by the fast path", name)
+		}
+	}
+	// A key given twice anywhere, even in a value the fast path only
+	// skips, is the precise path's to judge (issue 15 makes a conflicting
+	// one an error there): the fast path must not read past it.
+	for _, name := range []string{"arg keys duplicated", "arg keys differing in case", "unknown value keys duplicated", "parameters keys duplicated", "tau info keys duplicated"} {
+		if _, ok := decodeFast([]byte(fastHostileCases[name])); ok {
+			t.Errorf("%s: read by the fast path", name)
 		}
 	}
 	t.Logf("%d of %d documents read by the fast path", fast, len(docs))

@@ -394,33 +394,23 @@ func (d *fastDec) skip(depth int) ([]byte, bool) {
 		if !d.skipString() {
 			return nil, false
 		}
-	case c == '{' || c == '[':
+	case c == '{':
+		if depth >= maxFastDepth || !d.skipObject(depth) {
+			return nil, false
+		}
+	case c == '[':
 		if depth >= maxFastDepth {
 			return nil, false
 		}
 		d.i++
 		d.space()
-		end := byte('}')
-		if c == '[' {
-			end = ']'
-		}
-		if !d.eat(end) {
+		if !d.eat(']') {
 			for {
-				if c == '{' {
-					if !d.skipString() {
-						return nil, false
-					}
-					d.space()
-					if !d.eat(':') {
-						return nil, false
-					}
-					d.space()
-				}
 				if _, ok := d.skip(depth + 1); !ok {
 					return nil, false
 				}
 				d.space()
-				if d.eat(end) {
+				if d.eat(']') {
 					break
 				}
 				if !d.eat(',') {
@@ -451,6 +441,18 @@ func (d *fastDec) skip(depth int) ([]byte, bool) {
 		return nil, false
 	}
 	return d.data[start:d.i], true
+}
+
+// skipObject reads an object, checking it is well-formed. A key given
+// twice, even in a value the fast path only skips (a call's arguments,
+// metadata), is the precise path's to judge, and so is an escaped key:
+// as members reads keys.
+func (d *fastDec) skipObject(depth int) bool {
+	var keys keySet
+	return d.members(&keys, func([]byte) bool {
+		_, ok := d.skip(depth + 1)
+		return ok
+	})
 }
 
 // skipString reads a string, checking its escapes; its bytes may be any
