@@ -49,6 +49,14 @@ const maxFormValue = 4096
 // contentType is not multipart with a boundary, or body does not read as
 // one: the body is then kept as it is.
 func parseMultipart(contentType string, body []byte, clean func(string) string) (parts []FormPart, ok bool) {
+	return parseMultipartAt(contentType, body, clean, 0)
+}
+
+// maxMultipartDepth bounds how deep parts holding multipart bodies of
+// their own are read; deeper ones are keyed by their bytes.
+const maxMultipartDepth = 4
+
+func parseMultipartAt(contentType string, body []byte, clean func(string) string, depth int) (parts []FormPart, ok bool) {
 	mt, params, err := mime.ParseMediaType(contentType)
 	if err != nil || !strings.HasPrefix(mt, "multipart/") || params["boundary"] == "" {
 		return nil, false
@@ -67,9 +75,20 @@ func parseMultipart(contentType string, body []byte, clean func(string) string) 
 			return nil, false
 		}
 		fp := FormPart{Name: p.FormName(), Filename: p.FileName(), ContentType: p.Header.Get("Content-Type")}
+		var inner []FormPart
+		if depth < maxMultipartDepth {
+			inner, _ = parseMultipartAt(fp.ContentType, content, clean, depth+1)
+		}
 		switch {
 		case fp.Name != "" && secret.Field(fp.Name) && len(content) > 0:
 			fp.Value = secret.Redacted
+		case inner != nil:
+			// A multipart body of its own (multipart/mixed files, say),
+			// under a boundary drawn at random too: its digest is of its
+			// parts as they key, and its type is kept without the boundary.
+			sum := sha256.Sum256(mustCanonical(multipartTree(inner, nil)))
+			fp.SHA256, fp.Size = hex.EncodeToString(sum[:]), len(content)
+			fp.ContentType = withoutBoundary(fp.ContentType)
 		case fp.Filename == "" && utf8.Valid(content) && len(content) <= maxFormValue:
 			fp.Value = clean(string(content))
 		default:
@@ -85,6 +104,16 @@ func parseMultipart(contentType string, body []byte, clean func(string) string) 
 	}
 	slices.SortStableFunc(parts, func(a, b FormPart) int { return strings.Compare(a.Name, b.Name) })
 	return parts, true
+}
+
+// withoutBoundary is a media type without its boundary parameter.
+func withoutBoundary(contentType string) string {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return contentType
+	}
+	delete(params, "boundary")
+	return mime.FormatMediaType(mt, params)
 }
 
 // multipartTree is what a multipart body keys by: each part's name, file
