@@ -70,18 +70,29 @@ func parseMultipartAt(contentType string, body []byte, clean func(string) string
 		if err != nil {
 			return nil, false
 		}
-		content, err := io.ReadAll(p)
+		fp := FormPart{Name: p.FormName(), Filename: p.FileName(), ContentType: p.Header.Get("Content-Type")}
+		nested := depth < maxMultipartDepth && isMultipart(fp.ContentType)
+		// The part's first bytes, which are all of a field's; a file's
+		// rest is streamed through its digest, never copied: the body is
+		// in memory already.
+		limit := int64(maxFormValue + 1)
+		if nested {
+			limit = int64(len(body))
+		}
+		content, err := io.ReadAll(io.LimitReader(p, limit))
 		if err != nil {
 			return nil, false
 		}
-		fp := FormPart{Name: p.FormName(), Filename: p.FileName(), ContentType: p.Header.Get("Content-Type")}
 		var inner []FormPart
-		if depth < maxMultipartDepth {
+		if nested {
 			inner, _ = parseMultipartAt(fp.ContentType, content, clean, depth+1)
 		}
 		switch {
 		case fp.Name != "" && secret.Field(fp.Name) && len(content) > 0:
 			fp.Value = secret.Redacted
+			if _, err := io.Copy(io.Discard, p); err != nil {
+				return nil, false
+			}
 		case inner != nil:
 			// A multipart body of its own (multipart/mixed files, say),
 			// under a boundary drawn at random too: its digest is of its
@@ -89,11 +100,16 @@ func parseMultipartAt(contentType string, body []byte, clean func(string) string
 			sum := sha256.Sum256(mustCanonical(multipartTree(inner, nil)))
 			fp.SHA256, fp.Size = hex.EncodeToString(sum[:]), len(content)
 			fp.ContentType = withoutBoundary(fp.ContentType)
-		case fp.Filename == "" && utf8.Valid(content) && len(content) <= maxFormValue:
+		case fp.Filename == "" && len(content) <= maxFormValue && utf8.Valid(content):
 			fp.Value = clean(string(content))
 		default:
-			sum := sha256.Sum256(content)
-			fp.SHA256, fp.Size = hex.EncodeToString(sum[:]), len(content)
+			h := sha256.New()
+			h.Write(content)
+			n, err := io.Copy(h, p)
+			if err != nil {
+				return nil, false
+			}
+			fp.SHA256, fp.Size = hex.EncodeToString(h.Sum(nil)), len(content)+int(n)
 		}
 		fp.Name, fp.Filename, fp.ContentType = clean(fp.Name), clean(fp.Filename), clean(fp.ContentType)
 		parts = append(parts, fp)
@@ -104,6 +120,12 @@ func parseMultipartAt(contentType string, body []byte, clean func(string) string
 	}
 	slices.SortStableFunc(parts, func(a, b FormPart) int { return strings.Compare(a.Name, b.Name) })
 	return parts, true
+}
+
+// isMultipart reports whether contentType is multipart with a boundary.
+func isMultipart(contentType string) bool {
+	mt, params, err := mime.ParseMediaType(contentType)
+	return err == nil && strings.HasPrefix(mt, "multipart/") && params["boundary"] != ""
 }
 
 // withoutBoundary is a media type without its boundary parameter.
