@@ -102,6 +102,28 @@ func TestDurabilityChild(t *testing.T) {
 				fmt.Printf("subtest %s ended\n", name)
 			})
 		}
+	case "stall-body-json", "stall-body-stream":
+		// Headers and the start of a body, then nothing, for ever.
+		end := make(chan struct{})
+		trickle := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if scenario == "stall-body-stream" {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, "data: {\"choices\": [{\"delta\": {\"content\": \"Refund\"}}]}\n\n")
+			} else {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprint(w, `{"choices": [{"message": {"content": "Refund`)
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-end:
+			}
+		}))
+		defer trickle.Close()
+		defer close(end)
+		client := evaltest.HTTPClient(t)
+		text, err := complete(client, trickle.URL, 0)
+		t.Logf("the agent's call ended: %q, %v", text, err)
 	case "kill", "panic":
 		et := evaltest.New(t, evaltest.WithJudge(&liveJudge{fake: judgefake.Pass()}))
 		client := evaltest.HTTPClient(t)
@@ -263,6 +285,24 @@ func TestDeadlineStalledHTTP(t *testing.T) {
 	f, err := golden.LoadHTTP(filepath.Join(dir, "testdata/evalkit/TestDurabilityChild.http.json"))
 	require.NoError(t, err, "the recording was saved:\n%s", text)
 	assert.Len(t, f.Interactions, childN, "every exchange obtained before the stall")
+}
+
+// A response whose body starts and never ends — JSON, or an event stream
+// — under go test -timeout ends with evalkit's message naming the request,
+// not Go's panic.
+func TestDeadlineStalledBody(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two child go tests of 3s")
+	}
+	for _, scenario := range []string{"stall-body-json", "stall-body-stream"} {
+		t.Run(scenario, func(t *testing.T) {
+			out, err := child(t, t.TempDir(), scenario, 3*time.Second).CombinedOutput()
+			text := tail(out)
+			assert.Equal(t, 1, exitCode(err), "a failed test, not go test's timeout panic (2):\n%s", text)
+			assert.NotContains(t, text, "panic: test timed out")
+			assert.Regexp(t, `HTTPClient\(t\): error: .*POST http://127\.0\.0\.1:\d+/v1/chat/completions.*evalkit stopped waiting 1s before go test's -timeout 3s ends the test binary`, text)
+		})
+	}
 }
 
 // An external evaluator that stalls under go test -timeout ends with
