@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -206,4 +207,34 @@ func TestJournalReplacingEntriesSaysSo(t *testing.T) {
 	v, err := replay.Judge(context.Background(), numbered(0))
 	require.NoError(t, err)
 	assert.Equal(t, "judged again, differently", v.Reasoning, "the journal's, the newer")
+}
+
+// Two recording runs appending to one journal at once (two Recorders on
+// one file, each with its own descriptor and lock, as two processes have)
+// lose no entry and tear no line.
+func TestJournalConcurrentAppends(t *testing.T) {
+	path := recordingPath(t)
+	const each = 40
+	var wg sync.WaitGroup
+	for r := range 2 {
+		rec, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+		require.NoError(t, err)
+		wg.Go(func() {
+			for i := range each {
+				_, err := rec.Judge(context.Background(), numbered(r*each+i))
+				assert.NoError(t, err)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Len(t, journalLines(t, path), 2*each)
+	replay, err := golden.New(path, mustNotCall(t))
+	require.NoError(t, err)
+	notes := strings.Join(replay.Notes(), "\n")
+	assert.Contains(t, notes, "recovered 80 entries")
+	assert.NotContains(t, notes, "cut off")
+	for i := range 2 * each {
+		_, err := replay.Judge(context.Background(), numbered(i))
+		require.NoError(t, err, "verdict %d", i)
+	}
 }
