@@ -215,10 +215,17 @@ func TestJournalReplacingEntriesSaysSo(t *testing.T) {
 func TestJournalConcurrentAppends(t *testing.T) {
 	path := recordingPath(t)
 	const each = 40
-	var wg sync.WaitGroup
-	for r := range 2 {
+	// Both opened first: a New while the other appends would merge what
+	// it finds of the journal into the recording (as another process
+	// would), and this test counts journal lines.
+	var recs []*golden.Recorder
+	for range 2 {
 		rec, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
 		require.NoError(t, err)
+		recs = append(recs, rec)
+	}
+	var wg sync.WaitGroup
+	for r, rec := range recs {
 		wg.Go(func() {
 			for i := range each {
 				_, err := rec.Judge(context.Background(), numbered(r*each+i))
@@ -234,6 +241,35 @@ func TestJournalConcurrentAppends(t *testing.T) {
 	assert.Contains(t, notes, "recovered 80 entries")
 	assert.NotContains(t, notes, "cut off")
 	for i := range 2 * each {
+		_, err := replay.Judge(context.Background(), numbered(i))
+		require.NoError(t, err, "verdict %d", i)
+	}
+}
+
+// A recording run opened while another appends to the journal merges what
+// it finds into the recording and removes the journal, under the lock;
+// the other's later verdicts start a new journal. Nothing is lost.
+func TestJournalMergedWhileAppending(t *testing.T) {
+	path := recordingPath(t)
+	const n = 40
+	rec, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range n {
+			_, err := rec.Judge(context.Background(), numbered(i))
+			assert.NoError(t, err)
+		}
+	})
+	for range 10 {
+		_, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+		require.NoError(t, err)
+	}
+	wg.Wait()
+	replay, err := golden.New(path, mustNotCall(t))
+	require.NoError(t, err)
+	assert.NotContains(t, strings.Join(replay.Notes(), "\n"), "cut off")
+	for i := range n {
 		_, err := replay.Judge(context.Background(), numbered(i))
 		require.NoError(t, err, "verdict %d", i)
 	}
