@@ -16,9 +16,10 @@ package evalkit
 // into a struct of raw values, then each field), which made a message
 // cost five times what encoding/json into a plain struct costs.
 //
-// Duplicate keys: every object the fast path reads has its keys compared
+// Duplicate keys: every object the fast path reads, or only skips (a
+// call's arguments, metadata, a tool's parameters), has its keys compared
 // (keys matching ignoring case, as encoding/json matches them) in
-// fastDec.member; a key given twice sends the input to the precise path,
+// fastDec.members; a key given twice sends the input to the precise path,
 // which decides whether that is an error (dupKeys). A rule that makes
 // every duplicate an error belongs in the precise path; the fast path
 // needs no change for it.

@@ -9,6 +9,7 @@ package evalkit
 import (
 	"bytes"
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -103,33 +104,71 @@ func (d *fastDec) key() ([]byte, bool) {
 	return nil, false
 }
 
-// keySet holds an object's keys, to find one given twice.
+// keySet holds an object's keys, to find one given twice: the first
+// len(small) compared one by one, the rest found in a map by their folded
+// form, so that an object of a million keys costs a million lookups, not
+// half a million million comparisons.
 type keySet struct {
 	small [16][]byte
 	n     int
-	more  [][]byte
+	more  map[string]struct{} // folded keys, once past small
 }
 
 // add records key, and returns false when it is already there, or is
 // there ignoring case (encoding/json would read both into one field).
 func (s *keySet) add(key []byte) bool {
-	for i := range min(s.n, len(s.small)) {
-		if bytes.EqualFold(s.small[i], key) {
-			return false
-		}
-	}
-	for _, k := range s.more {
-		if bytes.EqualFold(k, key) {
-			return false
-		}
-	}
 	if s.n < len(s.small) {
+		for i := range s.n {
+			if bytes.EqualFold(s.small[i], key) {
+				return false
+			}
+		}
 		s.small[s.n] = key
-	} else {
-		s.more = append(s.more, key)
+		s.n++
+		return true
 	}
+	if s.more == nil {
+		s.more = make(map[string]struct{}, 2*len(s.small))
+		for _, k := range s.small {
+			s.more[foldKey(k)] = struct{}{}
+		}
+	}
+	f := foldKey(key)
+	if _, ok := s.more[f]; ok {
+		return false
+	}
+	s.more[f] = struct{}{}
 	s.n++
 	return true
+}
+
+// foldKey is key with each rune replaced by the least rune that folds to
+// it (unicode.SimpleFold's orbit): two valid UTF-8 keys are equal ignoring
+// case, as bytes.EqualFold tells, exactly when their foldKeys are equal.
+func foldKey(key []byte) string {
+	b := make([]byte, 0, len(key))
+	for i := 0; i < len(key); {
+		c := key[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(key[i:])
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		if 'A' <= least && least <= 'Z' { // K (Kelvin) reads k, as ASCII K does
+			least += 'a' - 'A'
+		}
+		b = utf8.AppendRune(b, least)
+		i += size
+	}
+	return string(b)
 }
 
 // foldsTo reports whether key equals one of names ignoring case (as
@@ -355,33 +394,23 @@ func (d *fastDec) skip(depth int) ([]byte, bool) {
 		if !d.skipString() {
 			return nil, false
 		}
-	case c == '{' || c == '[':
+	case c == '{':
+		if depth >= maxFastDepth || !d.skipObject(depth) {
+			return nil, false
+		}
+	case c == '[':
 		if depth >= maxFastDepth {
 			return nil, false
 		}
 		d.i++
 		d.space()
-		end := byte('}')
-		if c == '[' {
-			end = ']'
-		}
-		if !d.eat(end) {
+		if !d.eat(']') {
 			for {
-				if c == '{' {
-					if !d.skipString() {
-						return nil, false
-					}
-					d.space()
-					if !d.eat(':') {
-						return nil, false
-					}
-					d.space()
-				}
 				if _, ok := d.skip(depth + 1); !ok {
 					return nil, false
 				}
 				d.space()
-				if d.eat(end) {
+				if d.eat(']') {
 					break
 				}
 				if !d.eat(',') {
@@ -412,6 +441,18 @@ func (d *fastDec) skip(depth int) ([]byte, bool) {
 		return nil, false
 	}
 	return d.data[start:d.i], true
+}
+
+// skipObject reads an object, checking it is well-formed. A key given
+// twice, even in a value the fast path only skips (a call's arguments,
+// metadata), is the precise path's to judge, and so is an escaped key:
+// as members reads keys.
+func (d *fastDec) skipObject(depth int) bool {
+	var keys keySet
+	return d.members(&keys, func([]byte) bool {
+		_, ok := d.skip(depth + 1)
+		return ok
+	})
 }
 
 // skipString reads a string, checking its escapes; its bytes may be any

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,6 +43,29 @@ var quickJSONSeeds = []string{
 	`{"a": NaN}`, `{"a": Infinity}`, `{"a": 1e400}`,
 }
 
+// quickJSONHostile are the shapes where a quick decoder most easily parts
+// from encoding/json: numbers whose float64 and text differ (7 and 7.0,
+// 1e21, -0, integers past 2^53, underflow, 1e400), escapes of every kind,
+// invalid UTF-8 outside and inside escapes, keys given twice or equal
+// after unescaping, and nesting at and past the quick decoder's depth.
+var quickJSONHostile = []string{
+	`{"a": 7, "b": 7.0, "c": 7e0, "d": 70e-1, "e": 0.7e1}`, `{"a": 1e21, "b": 1E21, "c": 100000000000000000000, "d": 1e+21}`,
+	`{"a": -0, "b": -0.0, "c": -0e0, "d": 0, "e": -0E-0}`, `[-0]`, `[-0.0, 0.0]`,
+	`{"a": 9007199254740993, "b": 9007199254740992, "c": -9007199254740993, "d": 18446744073709551616}`,
+	`{"a": 1e-400, "b": -1e-400, "c": 4.9e-324, "d": 2.5e-324, "e": 1.7976931348623157e308, "f": 1.7976931348623159e308}`,
+	`{"a": 0.1, "b": 0.30000000000000004, "c": 123456789.123456789123456789}`, `{"a": 1e400}`, `{"a": -1e400}`,
+	`{"a": 1.0e}`, `{"a": 00}`, `{"a": -01}`, `{"a": 1e-}`, `{"a": .1}`, `{"a": -.1}`, `{"a": 1.e1}`,
+	`{"\u0061": 1, "a": 2}`, `{"a": 1, "a": 1}`, `{"a": {"b": 1}, "a": [2]}`, `{"A": 1, "a": 2}`, `{"\u212a": 1, "k": 2}`,
+	`{"a": "\u0000\u001f\u007f\u0080\u00ff\u0100\uffff\ufffe\ufeff"}`, `{"a": "\uD834\uDD1E"}`, `{"a": "\uDD1E\uD834"}`, `{"a": "\uD834x"}`, `{"a": "\uD834\u0041"}`,
+	`{"a": "\\u0041"}`, `{"a": "\/\\\"\b\f\n\r\t"}`, `{"a": "\U0041"}`, `{"a": "\u004"}`, `{"a": "\u00G1"}`, `{"a": "\'"}`,
+	"{\"a\": \"\xc3\"}", "{\"a\": \"\xc3\xa9\"}", "{\"a\": \"\xed\xa0\x80\"}", "{\"a\": \"\xf4\x90\x80\x80\"}", "{\"a\": \"\xc0\xaf\"}", "{\"\xff\": 1}",
+	"{\"a\": \"\\n\xc3\"}", "{\"a\": \"\x7f\"}", "{\"a\": \"\t\"}",
+	"\xef\xbb\xbf{}", "{}\x00", "{} \n\t\r", "{}\v", "{\"a\":\f1}",
+	strings.Repeat(`[`, 32) + strings.Repeat(`]`, 32), strings.Repeat(`[`, 33) + strings.Repeat(`]`, 33), strings.Repeat(`[`, 34) + strings.Repeat(`]`, 34),
+	strings.Repeat(`{"a":`, 33) + `1` + strings.Repeat(`}`, 33), strings.Repeat(`[`, 10001) + strings.Repeat(`]`, 10001),
+	`{"a": true, "b": false, "c": null, "d": [], "e": {}}`, `{"a": truefalse}`, `{"a": nulll}`, `[true false]`, `{"a" : 1 , "b" : 2 }`,
+}
+
 // TestQuickNumbersJSON: what the fast path decodes is exactly what
 // encoding/json decodes, and what it declines encoding/json still decodes
 // (or refuses) as before.
@@ -70,15 +96,15 @@ func checkQuickNumbersJSON(t *testing.T, in []byte) {
 		if wantErr != nil {
 			t.Fatalf("%q: the fast path decoded what encoding/json refuses (%v)", in, wantErr)
 		}
-		assert.Equal(t, want, got, "%q", in)
+		assert.True(t, sameJSON(want, got), "%q: got %#v, encoding/json %#v", in, got, want)
 	}
 	all, err := decodeNumbersJSON(in)
-	assert.Equal(t, want, all, "%q", in)
+	assert.True(t, sameJSON(want, all), "%q: got %#v, encoding/json %#v", in, all, want)
 	assert.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(err), "%q", in)
 }
 
 func FuzzQuickNumbersJSON(f *testing.F) {
-	for _, s := range quickJSONSeeds {
+	for _, s := range append(quickJSONSeeds, quickJSONHostile...) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) { checkQuickNumbersJSON(t, in) })
@@ -108,19 +134,68 @@ func checkQuickPlainJSON(t *testing.T, in []byte) {
 		if wantErr != nil {
 			t.Fatalf("%q: the fast path decoded what encoding/json refuses (%v)", in, wantErr)
 		}
-		assert.Equal(t, want, got, "%q", in)
+		assert.True(t, sameJSON(want, got), "%q: got %#v, encoding/json %#v", in, got, want)
 	}
 	all, err := decodeJSON(in)
 	if wantErr != nil {
 		assert.Error(t, err, "%q", in)
 		return
 	}
-	assert.Equal(t, want, all, "%q", in)
+	assert.True(t, sameJSON(want, all), "%q: got %#v, encoding/json %#v", in, all, want)
 }
 
 func FuzzQuickPlainJSON(f *testing.F) {
-	for _, s := range quickJSONSeeds {
+	for _, s := range append(quickJSONSeeds, quickJSONHostile...) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) { checkQuickPlainJSON(t, in) })
+}
+
+// TestQuickJSONHostile: on the hostile shapes, both quick decoders give
+// what encoding/json gives, bit for bit (-0 is not 0), or leave the input
+// to it.
+func TestQuickJSONHostile(t *testing.T) {
+	for _, in := range quickJSONHostile {
+		checkQuickNumbersJSON(t, []byte(in))
+		checkQuickPlainJSON(t, []byte(in))
+	}
+	v, ok := quickPlainJSON([]byte(`[-0]`))
+	if !ok || !math.Signbit(v.([]any)[0].(float64)) {
+		t.Errorf("[-0] decoded to %#v, %v: want -0, as encoding/json gives", v, ok)
+	}
+}
+
+// sameJSON reports whether two decoded JSON values are the same: the same
+// shapes, json.Number texts and strings, and float64s of the same bits,
+// which tells -0 from 0 where reflect.DeepEqual's == does not.
+func sameJSON(a, b any) bool {
+	switch a := a.(type) {
+	case float64:
+		b, ok := b.(float64)
+		return ok && math.Float64bits(a) == math.Float64bits(b)
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) || (a == nil) != (b == nil) {
+			return false
+		}
+		for k, v := range a {
+			w, ok := b[k]
+			if !ok || !sameJSON(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) || (a == nil) != (b == nil) {
+			return false
+		}
+		for i := range a {
+			if !sameJSON(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
 }

@@ -145,3 +145,80 @@ func TestLinkCacheConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLinkCacheAliasing: transcripts that share their messages' memory —
+// copies by value, re-slices, an append that writes into a shared backing
+// array, arguments replaced by equal bytes elsewhere, parts edited in
+// place — each get the calls linking them afresh gives.
+func TestLinkCacheAliasing(t *testing.T) {
+	call := func(id, name, args string) evalkit.Message {
+		return evalkit.Message{Role: evalkit.RoleAssistant, ToolCalls: []evalkit.ToolCall{{ID: id, Name: name, Args: []byte(args)}}}
+	}
+	result := func(id, content string) evalkit.Message {
+		return evalkit.Message{Role: evalkit.RoleTool, ToolCallID: id, Content: content, Parts: []evalkit.Part{{Type: "image", URL: "a"}}}
+	}
+	base := make([]evalkit.Message, 0, 8)
+	base = append(base, evalkit.Message{Role: evalkit.RoleUser, Content: "hi"}, call("1", "f", `{"a":1}`), result("1", "ok"), call("2", "g", `{}`))
+	same := func(name string, msgs []evalkit.Message, offset int) {
+		t.Helper()
+		fresh := evalkit.Turn{Start: offset, Messages: msgs}
+		l := linked(msgs, offset)
+		if got, want := l.calls, fresh.ToolCalls(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: calls\n%#v\nlinked afresh\n%#v", name, got, want)
+		}
+		if got, want := l.orphanResults(), fresh.OrphanResults(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: orphans\n%#v\nlinked afresh\n%#v", name, got, want)
+		}
+	}
+	a := evalkit.Transcript{Messages: base}
+	b := a // a copy by value shares the messages
+	same("original", a.Messages, 0)
+	b.Messages[2].Content = "changed through the copy"
+	same("changed through a copy", a.Messages, 0)
+
+	short := base[:3]
+	same("re-sliced", short, 0)
+	// Two appends to the same prefix write the same element of the array:
+	// the first transcript now holds the second's message.
+	x := append(short, result("2", "from x"))
+	same("appended x", x, 0)
+	y := append(short, call("2", "h", `{"b":2}`))
+	same("x after y overwrote its last message", x, 0)
+	same("y", y, 0)
+
+	// The same length and first message, other memory after it.
+	other := append([]evalkit.Message(nil), base...)
+	other[1].ToolCalls = []evalkit.ToolCall{{ID: "1", Name: "f", Args: []byte(`{"a":1}`)}}
+	same("other memory", other, 0)
+	// Equal arguments in other memory, then those bytes changed in place.
+	base[1].ToolCalls[0].Args = []byte(`{"a":1}`)
+	same("arguments replaced by equal bytes", base, 0)
+	base[1].ToolCalls[0].Args[5] = '7'
+	same("arguments changed in place", base, 0)
+	base[2].Parts[0].URL = "b"
+	same("part changed in place", base, 0)
+	base[2].Parts = base[2].Parts[:0]
+	same("parts emptied", base, 0)
+	base[2].Role = evalkit.RoleSystem
+	same("result turned system message", base, 0)
+	base[1].ToolCalls = nil
+	same("calls removed", base, 0)
+	same("as a turn", base[1:], 1)
+	same("as another turn", base[1:], 2)
+}
+
+// TestLinkCacheReadsEveryCallField: linking copies a stored ToolCall
+// whole, and holds compares each field it copies (ID, Name, Args) or sets
+// (Result, MessageIndex). A field added to ToolCall would be carried into
+// the cached calls without being compared: a stale call after the field
+// changed. This test fails then, until holds compares the new field.
+func TestLinkCacheReadsEveryCallField(t *testing.T) {
+	var names []string
+	typ := reflect.TypeFor[evalkit.ToolCall]()
+	for i := range typ.NumField() {
+		names = append(names, typ.Field(i).Name)
+	}
+	if want := []string{"ID", "Name", "Args", "Result", "MessageIndex"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("ToolCall's fields are %v, holds compares %v: compare the new ones in linkEntry.holds", names, want)
+	}
+}

@@ -33,10 +33,14 @@ func Context(tb testing.TB) context.Context {
 	if ctx, ok := testContexts.Load(tb); ok {
 		return ctx.(context.Context)
 	}
-	if _, ok := tb.(interface{ Deadline() (time.Time, bool) }); !ok {
-		return tb.Context()
+	base := tb.Context()
+	if _, ok := tb.(interface{ Deadline() (time.Time, bool) }); !ok || base.Err() != nil {
+		// No deadline; or the test is ending or has ended (its cleanups
+		// run, or a goroutine outlived it): its context is done, and a
+		// cleanup registered now might never run to forget a stored one.
+		return base
 	}
-	ctx, cancel := deadline.WithStop(tb.Context(), stopFor(tb))
+	ctx, cancel := deadline.WithStop(base, stopFor(tb))
 	if prev, loaded := testContexts.LoadOrStore(tb, ctx); loaded {
 		cancel()
 		return prev.(context.Context)

@@ -2,6 +2,7 @@ package evaltest_test
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -84,6 +85,45 @@ func TestDurabilityChild(t *testing.T) {
 		defer close(end)
 		et := evaltest.New(t)
 		et.Expect(answer(0)).Eval("rest_eval", map[string]any{"url": stalled.URL + "/evaluate", "timeout": "10m"})
+	case "stall-deaf":
+		// A judge that ignores its context, asked from parallel subtests
+		// and from the attempts of a Repeat in each: every wait ends at the
+		// test's deadline with evalkit's message, not Go's panic.
+		deaf := &deafJudge{release: make(chan struct{})}
+		t.Cleanup(func() { close(deaf.release) }) // after the parallel subtests
+		for _, name := range []string{"a", "b"} {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				et := evaltest.New(t, evaltest.WithJudge(deaf))
+				et.Expect(answer(0)).Judge("Confirms the refund")
+				et.Repeat(2, func(et *evaltest.T) {
+					et.Expect(answer(1)).Judge("States the amount")
+				}, evaltest.All())
+				fmt.Printf("subtest %s ended\n", name)
+			})
+		}
+	case "stall-body-json", "stall-body-stream":
+		// Headers and the start of a body, then nothing, for ever.
+		end := make(chan struct{})
+		trickle := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if scenario == "stall-body-stream" {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, "data: {\"choices\": [{\"delta\": {\"content\": \"Refund\"}}]}\n\n")
+			} else {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprint(w, `{"choices": [{"message": {"content": "Refund`)
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-end:
+			}
+		}))
+		defer trickle.Close()
+		defer close(end)
+		client := evaltest.HTTPClient(t)
+		text, err := complete(client, trickle.URL, 0)
+		t.Logf("the agent's call ended: %q, %v", text, err)
 	case "kill", "panic":
 		et := evaltest.New(t, evaltest.WithJudge(&liveJudge{fake: judgefake.Pass()}))
 		client := evaltest.HTTPClient(t)
@@ -104,6 +144,19 @@ func TestDurabilityChild(t *testing.T) {
 	default:
 		t.Fatalf("DURABILITY_CHILD=%q", scenario)
 	}
+}
+
+// deafJudge never answers and ignores its context, as a judge blocked in
+// code of its own does, until release is closed.
+type deafJudge struct{ release chan struct{} }
+
+func (j *deafJudge) Judge(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) {
+	<-j.release
+	return evalkit.Verdict{}, errors.New("released")
+}
+
+func (j *deafJudge) Identity() evalkit.Identity {
+	return evalkit.Identity{Provider: "deaf", Model: "m"}
 }
 
 // answer is the transcript of the i-th refund.
@@ -193,6 +246,29 @@ func TestDeadlineStalledJudge(t *testing.T) {
 	assert.True(t, os.IsNotExist(err), "Save merged the journal and removed it")
 }
 
+// A judge that ignores its context, asked from parallel subtests and from
+// Repeat attempts inside them, ends each wait at the test's deadline with
+// evalkit's message: a failed test, never go test's timeout panic.
+func TestDeadlineDeafJudgeNested(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child go test of 3s")
+	}
+	dir := t.TempDir()
+	out, err := child(t, dir, "stall-deaf", 3*time.Second).CombinedOutput()
+	text := tail(out)
+	assert.Equal(t, 1, exitCode(err), "a failed test, not go test's timeout panic (2):\n%s", text)
+	assert.NotContains(t, text, "panic: test timed out")
+	for _, want := range []string{
+		`Judge("Confirms the refund"): error: llm_judge: the judge failed: judge deaf m, criteria "Confirms the refund": no answer in `, // about 2s
+		`s: evalkit stopped waiting 1s before go test's -timeout 3s ends the test binary` + "\n        transcript: 2 messages",
+		`attempt 2: Judge("States the amount"): error: llm_judge: the judge failed: the context ended before the judge was asked: context deadline exceeded: evalkit stopped waiting 1s before go test's -timeout 3s ends the test binary`,
+	} {
+		assert.Equal(t, 2, strings.Count(text, want), "in each subtest: %s\n%s", want, text)
+	}
+	assert.Contains(t, text, "subtest a ended")
+	assert.Contains(t, text, "subtest b ended")
+}
+
 // A model call that stalls through HTTPClient under go test -timeout ends
 // with evalkit's message naming the request; the exchanges obtained before
 // it are in the recording.
@@ -209,6 +285,24 @@ func TestDeadlineStalledHTTP(t *testing.T) {
 	f, err := golden.LoadHTTP(filepath.Join(dir, "testdata/evalkit/TestDurabilityChild.http.json"))
 	require.NoError(t, err, "the recording was saved:\n%s", text)
 	assert.Len(t, f.Interactions, childN, "every exchange obtained before the stall")
+}
+
+// A response whose body starts and never ends — JSON, or an event stream
+// — under go test -timeout ends with evalkit's message naming the request,
+// not Go's panic.
+func TestDeadlineStalledBody(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two child go tests of 3s")
+	}
+	for _, scenario := range []string{"stall-body-json", "stall-body-stream"} {
+		t.Run(scenario, func(t *testing.T) {
+			out, err := child(t, t.TempDir(), scenario, 3*time.Second).CombinedOutput()
+			text := tail(out)
+			assert.Equal(t, 1, exitCode(err), "a failed test, not go test's timeout panic (2):\n%s", text)
+			assert.NotContains(t, text, "panic: test timed out")
+			assert.Regexp(t, `HTTPClient\(t\): error: .*POST http://127\.0\.0\.1:\d+/v1/chat/completions.*evalkit stopped waiting 1s before go test's -timeout 3s ends the test binary`, text)
+		})
+	}
 }
 
 // An external evaluator that stalls under go test -timeout ends with

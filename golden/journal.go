@@ -115,6 +115,9 @@ func appendJournal(path string, e any) error {
 			return err
 		}
 		jp := real + JournalSuffix
+		if err := plainJournal(jp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 		f, err := os.OpenFile(jp, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 		if err != nil {
 			return fmt.Errorf("golden: %w", err)
@@ -148,6 +151,39 @@ func appendJournal(path string, e any) error {
 	})
 }
 
+// plainJournal returns an error wrapping fs.ErrNotExist when there is no
+// journal at jp, and an error naming it when it is not a regular file: a
+// FIFO (os.Open waits on it for ever), a directory, or a symbolic link,
+// through which appending would write another file and merging would read
+// one. evalkit writes its journals as plain files, and never links.
+func plainJournal(jp string) error {
+	info, err := os.Lstat(jp)
+	switch {
+	case err != nil:
+		return fmt.Errorf("golden: %w", err)
+	case !info.Mode().IsRegular():
+		return fmt.Errorf("golden: %s is not a regular file (%s), so not a journal evalkit wrote: remove it", jp, fileKind(info.Mode()))
+	}
+	return nil
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
+}
+
 // syncDir syncs a directory's entries where the system allows it.
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
@@ -163,6 +199,11 @@ func syncDir(dir string) {
 // entry is an error naming the journal and the line.
 func readJournal[E any](k recKind[E], path string) (entries []E, notes []string, exists bool, err error) {
 	jp := path + JournalSuffix
+	if err := plainJournal(jp); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, false, nil
+	} else if err != nil {
+		return nil, nil, true, err
+	}
 	data, err := readFile(jp)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -236,11 +277,58 @@ func recoverJournal[E any](k recKind[E], path string) (notes []string, err error
 		if err := os.Remove(real + JournalSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("golden: %w", err)
 		}
-		notes = append(skipped, fmt.Sprintf("%s: recovered %d %s from its journal, left by a recording run that ended before it saved; the recording now holds them (review and commit it)",
-			path, len(journal), plural(len(journal), "entry", "entries")))
+		replaced := ""
+		if n := replacing(k, list, journal); n > 0 {
+			replaced = fmt.Sprintf(", %d of them replacing the recording's entry under its key with the newer one", n)
+		}
+		notes = append(skipped, fmt.Sprintf("%s: recovered %d %s from its journal%s, left by a recording run that ended before it saved; the recording now holds them (review and commit it)",
+			path, len(journal), plural(len(journal), "entry", "entries"), replaced))
 		return nil
 	})
 	return notes, err
+}
+
+// journalInMemory reads the journal of the recording at path without
+// merging it, for a replay whose merge failed with mergeErr (a read-only
+// checkout of a commit holding a journal: replay reads, and must not fail
+// because it cannot write). It returns the journal's entries, one per id
+// as a merge keeps them, and notes saying so; none when another process
+// merged the journal meanwhile. A journal that does not read is an error.
+func journalInMemory[E any](k recKind[E], path string, mergeErr error) ([]E, []string, error) {
+	real, err := resolveLink(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	journal, notes, exists, err := readJournal(k, real)
+	if err != nil || !exists {
+		return nil, nil, err
+	}
+	notes = append(notes, fmt.Sprintf("%s: %d %s replayed from the journal, read in memory: it could not be merged into the recording (%v); a run that can write there merges it",
+		real+JournalSuffix, len(journal), plural(len(journal), "entry", "entries"), mergeErr))
+	return mergeEntries(k, nil, journal), notes, nil
+}
+
+// replacing counts the ids of add that list holds with other content: the
+// entries a merge replaces rather than adds.
+func replacing[E any](k recKind[E], list, add []E) int {
+	if len(list) == 0 {
+		return 0
+	}
+	old := make(map[string]E, len(list))
+	for _, e := range list {
+		old[k.id(e)] = e
+	}
+	n := 0
+	for _, e := range mergeEntries(k, nil, add) {
+		if o, ok := old[k.id(e)]; ok {
+			a, errA := encodeLine(o)
+			b, errB := encodeLine(e)
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // mergeEntries is list with add merged in: an entry of add replaces the

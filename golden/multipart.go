@@ -49,6 +49,14 @@ const maxFormValue = 4096
 // contentType is not multipart with a boundary, or body does not read as
 // one: the body is then kept as it is.
 func parseMultipart(contentType string, body []byte, clean func(string) string) (parts []FormPart, ok bool) {
+	return parseMultipartAt(contentType, body, clean, 0)
+}
+
+// maxMultipartDepth bounds how deep parts holding multipart bodies of
+// their own are read; deeper ones are keyed by their bytes.
+const maxMultipartDepth = 4
+
+func parseMultipartAt(contentType string, body []byte, clean func(string) string, depth int) (parts []FormPart, ok bool) {
 	mt, params, err := mime.ParseMediaType(contentType)
 	if err != nil || !strings.HasPrefix(mt, "multipart/") || params["boundary"] == "" {
 		return nil, false
@@ -62,19 +70,46 @@ func parseMultipart(contentType string, body []byte, clean func(string) string) 
 		if err != nil {
 			return nil, false
 		}
-		content, err := io.ReadAll(p)
+		fp := FormPart{Name: p.FormName(), Filename: p.FileName(), ContentType: p.Header.Get("Content-Type")}
+		nested := depth < maxMultipartDepth && isMultipart(fp.ContentType)
+		// The part's first bytes, which are all of a field's; a file's
+		// rest is streamed through its digest, never copied: the body is
+		// in memory already.
+		limit := int64(maxFormValue + 1)
+		if nested {
+			limit = int64(len(body))
+		}
+		content, err := io.ReadAll(io.LimitReader(p, limit))
 		if err != nil {
 			return nil, false
 		}
-		fp := FormPart{Name: p.FormName(), Filename: p.FileName(), ContentType: p.Header.Get("Content-Type")}
+		var inner []FormPart
+		if nested {
+			inner, _ = parseMultipartAt(fp.ContentType, content, clean, depth+1)
+		}
 		switch {
 		case fp.Name != "" && secret.Field(fp.Name) && len(content) > 0:
 			fp.Value = secret.Redacted
-		case fp.Filename == "" && utf8.Valid(content) && len(content) <= maxFormValue:
+			if _, err := io.Copy(io.Discard, p); err != nil {
+				return nil, false
+			}
+		case inner != nil:
+			// A multipart body of its own (multipart/mixed files, say),
+			// under a boundary drawn at random too: its digest is of its
+			// parts as they key, and its type is kept without the boundary.
+			sum := sha256.Sum256(mustCanonical(multipartTree(inner, nil)))
+			fp.SHA256, fp.Size = hex.EncodeToString(sum[:]), len(content)
+			fp.ContentType = withoutBoundary(fp.ContentType)
+		case fp.Filename == "" && len(content) <= maxFormValue && utf8.Valid(content):
 			fp.Value = clean(string(content))
 		default:
-			sum := sha256.Sum256(content)
-			fp.SHA256, fp.Size = hex.EncodeToString(sum[:]), len(content)
+			h := sha256.New()
+			h.Write(content)
+			n, err := io.Copy(h, p)
+			if err != nil {
+				return nil, false
+			}
+			fp.SHA256, fp.Size = hex.EncodeToString(h.Sum(nil)), len(content)+int(n)
 		}
 		fp.Name, fp.Filename, fp.ContentType = clean(fp.Name), clean(fp.Filename), clean(fp.ContentType)
 		parts = append(parts, fp)
@@ -85,6 +120,22 @@ func parseMultipart(contentType string, body []byte, clean func(string) string) 
 	}
 	slices.SortStableFunc(parts, func(a, b FormPart) int { return strings.Compare(a.Name, b.Name) })
 	return parts, true
+}
+
+// isMultipart reports whether contentType is multipart with a boundary.
+func isMultipart(contentType string) bool {
+	mt, params, err := mime.ParseMediaType(contentType)
+	return err == nil && strings.HasPrefix(mt, "multipart/") && params["boundary"] != ""
+}
+
+// withoutBoundary is a media type without its boundary parameter.
+func withoutBoundary(contentType string) string {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return contentType
+	}
+	delete(params, "boundary")
+	return mime.FormatMediaType(mt, params)
 }
 
 // multipartTree is what a multipart body keys by: each part's name, file

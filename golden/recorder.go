@@ -123,10 +123,14 @@ func New(path string, live evalkit.Judge, opts ...Option) (*Recorder, error) {
 	if st.mode == ModeLive {
 		return r, nil
 	}
+	var journal []Entry // replayed, not merged: see journalInMemory
 	if hasJournal(path) {
 		// A run ended before saving: what it paid for is merged first (or
 		// was, by another process, when this finds no journal after all).
 		notes, err := recoverJournal(judgeKind, path)
+		if err != nil && st.mode == ModeReplay {
+			journal, notes, err = journalInMemory(judgeKind, path, err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -135,18 +139,21 @@ func New(path string, live evalkit.Judge, opts ...Option) (*Recorder, error) {
 	data, err := readFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return r, nil
 	case err != nil:
 		return nil, err
+	default:
+		f, err := Decode(path, data)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range f.Entries {
+			st.entries[e.Key] = e
+		}
+		st.exists, st.sum = true, sha256Hex(data)
 	}
-	f, err := Decode(path, data)
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range f.Entries {
+	for _, e := range journal {
 		st.entries[e.Key] = e
 	}
-	st.exists, st.sum = true, sha256Hex(data)
 	return r, nil
 }
 

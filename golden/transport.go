@@ -195,10 +195,14 @@ func openHTTPStore(cfg *store) (*httpStore, error) {
 		path: cfg.path, mode: cfg.mode, usage: cfg.usage, now: cfg.now,
 		entries: map[string]Interaction{}, fresh: map[string]bool{}, used: map[string]bool{}, inflight: map[string]*httpCall{},
 	}
+	var journal []Interaction // replayed, not merged: see journalInMemory
 	if hasJournal(cfg.path) {
 		// A run ended before saving: what it paid for is merged first (or
 		// was, by another process, when this finds no journal after all).
 		notes, err := recoverJournal(httpKind, cfg.path)
+		if err != nil && cfg.mode == ModeReplay {
+			journal, notes, err = journalInMemory(httpKind, cfg.path, err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -220,6 +224,9 @@ func openHTTPStore(cfg *store) (*httpStore, error) {
 			st.fileIdx[in.ID()] = i
 		}
 		st.exists, st.sum = true, sha256Hex(data)
+	}
+	for _, in := range journal {
+		st.entries[in.ID()] = in
 	}
 	if httpStores.m == nil {
 		httpStores.m = map[string]*httpStore{}
