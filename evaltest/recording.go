@@ -145,6 +145,7 @@ func (t *T) openRecording(mode golden.Mode) (*golden.Recorder, error) {
 
 // logNotes logs what a recording had to say (golden.Recorder.Notes).
 func logNotes(tb testing.TB, notes []string) {
+	tb = reporter(tb)
 	for _, n := range notes {
 		tb.Logf("evaltest: %s", n)
 	}

@@ -109,6 +109,9 @@ func appendJournal(path string, e any) error {
 	if err != nil {
 		return err
 	}
+	// As Save writes it: a journal left by a kill sits beside the
+	// recording, where git add takes it too.
+	line = cleanFile(line)
 	return withFileLock(path, func() error {
 		real, err := resolveLink(path)
 		if err != nil {

@@ -313,7 +313,7 @@ func (r *auditReport) auditFile(ctx context.Context, path string, cands []candid
 	}
 	defer os.RemoveAll(dir)
 	scratch := filepath.Join(dir, filepath.Base(path))
-	if err := os.WriteFile(scratch, data, 0o644); err != nil {
+	if err := writeOutput(scratch, data); err != nil {
 		return err
 	}
 	var rec *golden.Recorder
