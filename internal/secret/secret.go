@@ -281,7 +281,7 @@ func extraTable(secrets []string) *table {
 	if len(vals) == 0 {
 		return nil
 	}
-	return newTable(vals, false)
+	return newTable(withCases(vals), false)
 }
 
 // KeyText returns s with every credential shape replaced by "[redacted]",
