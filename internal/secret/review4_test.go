@@ -45,3 +45,44 @@ func TestReview4KnownValuesInAnyCase(t *testing.T) {
 	}
 	assert.Equal(t, "[redacted:secret]", secret.Redact(strings.ToUpper("Zx8Cv6Bn4Mm2Ll0Kk9Jj"), []string{"Zx8Cv6Bn4Mm2Ll0Kk9Jj"}), "a judge's own secrets")
 }
+
+// Credentials in contexts the shapes missed, each written plain: a Basic
+// credential whose base64 holds no digit (user:secret), a Telegram token
+// in its bot URL, a URL password with no user name (redis://:pw@) or
+// shorter than 8 bytes, a Go MySQL DSN, JSON escaped into HTML, Go's
+// printing of an http.Header, a form-encoded body (+ for a space), JSON
+// escaped twice, a key glued to an identifier by "_", a password of
+// letters and symbols.
+func TestReview4ShapesInContext(t *testing.T) {
+	for in, want := range map[string]string{
+		"Authorization: Basic dXNlcjpzZWNyZXQ=":                                                                                             "Authorization: Basic [redacted:basic-auth]",
+		"GET https://api.telegram.org/bot1234567890:AAHk3j2Lm9Xq8Rt7Yu6Io5Pa4Sd3Fg2Hj1K/getMe":                                              "GET https://api.telegram.org/bot[redacted:telegram-bot-token]/getMe",
+		"REDIS_URL=redis://:Pw7xK2mQ9vL4nR8t@cache:6379/0":                                                                                  "REDIS_URL=redis://:[redacted:url-password]@cache:6379/0",
+		"postgres://app:hunter2@db:5432/app":                                                                                                "postgres://app:[redacted:url-password]@db:5432/app",
+		"dsn root:Pw7xK2mQ9vL4nR8t@tcp(127.0.0.1:3306)/app?parseTime=true":                                                                  "dsn root:[redacted:url-password]@tcp(127.0.0.1:3306)/app?parseTime=true",
+		`{&#34;db_password&#34;: &#34;b0KhzYG2OCwchQw6fuNqE7vYkNrp&#34;}`:                                                                   `{&#34;db_password&#34;: &#34;[redacted:credential]&#34;}`,
+		`{&quot;api_key&quot;: &quot;b0KhzYG2OCwchQw6fuNqE7vYkNrp&quot;}`:                                                                   `{&quot;api_key&quot;: &quot;[redacted:credential]&quot;}`,
+		"map[Api-Key:[b0KhzYG2OCwchQw6fuNqE7vYkNrp] Content-Type:[application/json]]":                                                       "map[Api-Key:[[redacted:credential]] Content-Type:[application/json]]",
+		"body=key%3A%0A-----BEGIN+PRIVATE+KEY-----%0AMIIEvQIBADANBgkqhkiG9w0BAQEFAASC%2BKcwggSjAgEAAoIBAQC7%0A-----END+PRIVATE+KEY-----%0A": "body=key%3A%0A[redacted:private-key]%0A",
+		`"{\"k\":\"sk\\u002dproj\\u002dQ5TbRRlNdXLkK4U30ox0ecLUfztZugQzMRO5ShNn1gG\"}"`:                                                     `"{\"k\":\"[redacted:openai-key]\"}"`,
+		"u=https%3A%2F%2Fx.io%2F%3Fk%3Dsk%252Dproj%252DQ5TbRRlNdXLkK4U30ox0ecLUfztZugQzMRO5ShNn1gG":                                         "u=https%3A%2F%2Fx.io%2F%3Fk%3D[redacted:openai-key]",
+		"lookup_sk-proj-Q5TbRRlNdXLkK4U30ox0ecLUfztZugQzMRO5ShNn1gG":                                                                        "lookup_[redacted:openai-key]",
+		"host=db user=app password=P@ssword!Strong dbname=x":                                                                                "host=db user=app password=[redacted:credential] dbname=x",
+		`{"password": "correcthorsebatterystaple"}`:                                                                                         `{"password": "[redacted:credential]"}`,
+	} {
+		assert.Equal(t, want, secret.Clean(in), in)
+	}
+	// Known values escaped as html/template escapes them: a base64 key
+	// holds "+", written "&#43;".
+	const aws = "wJalrXUtnFEMI+K7MDENG+bPxRfiCYEXAMPLEKE1"
+	t.Setenv("AWS_SECRET_ACCESS_KEY", aws)
+	assert.Equal(t, "<td>[redacted:env:AWS_SECRET_ACCESS_KEY]</td>", secret.Clean("<td>"+strings.ReplaceAll(aws, "+", "&#43;")+"</td>"))
+	// Still left alone.
+	for _, s := range []string{
+		"Basic training is a must; see https://x.io/:8080@", "the bot12345678: is down", "ssh://git@github.com:org/repo",
+		"password: required", `"password": "********"`, "rock&roll &amp; more &#43; &lt;b&gt;", "a+b=c with %2B and %252B",
+		"task_sk-12 and mask-1234567890", "Bearer instruments and Basic ideas",
+	} {
+		assert.Equal(t, s, secret.Clean(s), s)
+	}
+}
