@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit/internal/secret"
 )
@@ -84,5 +85,32 @@ func TestReview4ShapesInContext(t *testing.T) {
 		"task_sk-12 and mask-1234567890", "Bearer instruments and Basic ideas",
 	} {
 		assert.Equal(t, s, secret.Clean(s), s)
+	}
+}
+
+// A private key a model streams inside a Markdown quote ("> " before
+// each line): Clean of the whole finds it BEGIN to END, but a Stream
+// that had not yet seen the END took the key to stop at the first "> "
+// and settled the lines after it plain. FuzzClean found the same with a
+// stray byte in a line of the key.
+func TestReview4StreamedQuotedPrivateKey(t *testing.T) {
+	var pem strings.Builder
+	pem.WriteString("> -----BEGIN PRIVATE KEY-----\n")
+	body := "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Vb3Xk9Lm2Pq8Rt"
+	for i := range 20 {
+		pem.WriteString("> " + body[i%7:] + body[:i%7] + "\n")
+	}
+	pem.WriteString("> -----END PRIVATE KEY-----\n")
+	text := "Here it is:\n" + pem.String() + "Keep it safe."
+	whole := secret.Clean(text)
+	assert.Equal(t, "Here it is:\n> [redacted:private-key]\nKeep it safe.", whole)
+	for cut := 0; cut < len(text); cut += 37 {
+		var s secret.Stream
+		s.WriteString(text[:cut])
+		end := s.Settle(false)
+		got := s.Text(0, end)
+		s.WriteString(text[cut:])
+		got += s.Text(end, s.Settle(true))
+		require.Equal(t, whole, got, "cut at %d", cut)
 	}
 }

@@ -474,11 +474,16 @@ func privateKey() shape {
 					end = j + 1
 					continue
 				}
-				if !cutAt(s, j) {
+				if !cutAt(s, j) && !pemLine(s, end) {
 					*hits = append(*hits, hit{start: at, end: end, label: "private-key"})
 					return
 				}
 				end = j
+			case pemLine(s, end):
+				// A stray byte in a line of the key (a quote, "> " of a
+				// Markdown quote): the key goes on, as a Stream that has
+				// not yet seen its END must read it.
+				end++
 			default:
 				*hits = append(*hits, hit{start: at, end: end, label: "private-key"})
 				return
@@ -486,6 +491,34 @@ func privateKey() shape {
 		}
 		*hits = append(*hits, hit{start: at, end: end, label: "private-key"})
 	}}
+}
+
+// pemLine reports whether s[p], a byte a key's base64 does not hold,
+// sits in a line of one: a line (up to 100 bytes each side, ended by a
+// real or escaped line break) holding a run of 40 base64 characters. An
+// excerpt's "…" ends the key.
+func pemLine(s string, p int) bool {
+	if strings.HasPrefix(s[p:], "…") {
+		return false
+	}
+	lo, hi := max(0, p-100), min(len(s), p+100)
+	if k := strings.LastIndexAny(s[lo:p], "\n\\"); k >= 0 {
+		lo += k + 1
+	}
+	if k := strings.IndexAny(s[p+1:hi], "\n\\"); k >= 0 {
+		hi = p + 1 + k
+	}
+	run := 0
+	for i := lo; i < hi; i++ {
+		if base64Set.has(s[i]) {
+			if run++; run >= 40 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 // authScheme finds the credential of an HTTP auth scheme written out:
