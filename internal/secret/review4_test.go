@@ -83,6 +83,8 @@ func TestReview4ShapesInContext(t *testing.T) {
 		"Basic training is a must; see https://x.io/:8080@", "the bot12345678: is down", "ssh://git@github.com:org/repo",
 		"password: required", `"password": "********"`, "rock&roll &amp; more &#43; &lt;b&gt;", "a+b=c with %2B and %252B",
 		"task_sk-12 and mask-1234567890", "Bearer instruments and Basic ideas",
+		// Placeholders in answers of the real corpus (Arena-Hard).
+		`password             = "example-password"`, `username = 'your_username'\npassword = 'your_password'`,
 	} {
 		assert.Equal(t, s, secret.Clean(s), s)
 	}

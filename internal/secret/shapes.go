@@ -703,7 +703,7 @@ func assignment() shape {
 			v := s[vs:ve]
 			// A password need not hold a digit: one of letters and symbols,
 			// or a passphrase of 16 letters, is one too.
-			if len(v) < MinSecret && !(cutAt(s, ve) && len(v) >= 4) || !random(v) && !(passwordName(name) && plausible(v)) ||
+			if len(v) < MinSecret && !(cutAt(s, ve) && len(v) >= 4) || !random(v) && !(passwordName(name) && plausible(v) && !placeholder(v)) ||
 				strings.Contains(v, "[redacted") || isDigest(v) {
 				return
 			}
@@ -716,6 +716,19 @@ func assignment() shape {
 func passwordName(name string) bool {
 	n := fieldName(name)
 	return strings.Contains(n, "passw") || strings.HasSuffix(n, "pwd") || strings.HasSuffix(n, "passphrase")
+}
+
+// placeholder reports whether a password with no digit is a placeholder
+// of documentation or example code ("your_password", "example-password",
+// "changeme"), not a password: the real corpus's answers hold such.
+func placeholder(v string) bool {
+	l := strings.ToLower(v)
+	for _, w := range []string{"pass", "pwd", "your", "example", "change", "secret", "placeholder", "dummy", "sample", "xxxx", "****"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // queryName reports whether a URL query parameter's name ends in a
