@@ -93,7 +93,7 @@ func settledResult(passed bool, summary string, at StreamPos, tail *rawTail, fro
 		r = pass(1, summary)
 	}
 	if to > from {
-		r.Details = append(r.Details, Detail{"match", textnorm.Quote(tail.text(from, to), 80) + " in " + tail.excerpt(from, to, 24)})
+		r.Details = append(r.Details, Detail{"match", textnorm.Quote(tail.cleanText(tail.redacted(), from, to), 80) + " in " + tail.excerpt(from, to, 24)})
 	}
 	return StreamResult{Result: r, At: &at}
 }
@@ -365,7 +365,7 @@ func (s *lengthStream) count() {
 			at := s.buf.pos(i)
 			summary := fmt.Sprintf("over %s: character %d is at %s", plural(s.max, "character"), s.n, at)
 			r := settledResult(false, summary, at, &s.tail, at.Offset, at.Offset)
-			r.Details = []Detail{{"at", textnorm.Quote(s.tail.text(at.Offset, at.Offset+w), 8) + " in " + s.tail.excerpt(at.Offset, at.Offset+w, 12)}}
+			r.Details = []Detail{{"at", textnorm.Quote(s.tail.cleanText(s.tail.redacted(), at.Offset, at.Offset+w), 8) + " in " + s.tail.excerpt(at.Offset, at.Offset+w, 12)}}
 			s.res = &r
 			break
 		}

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/evalkit-go/evalkit/internal/fold"
+	"github.com/evalkit-go/evalkit/internal/secret"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -369,11 +370,38 @@ func (t *rawTail) text(from, to int) string {
 	return string(t.b[from-t.start : to-t.start])
 }
 
+// redacted returns the kept bytes as a settled secret.Stream: Text gives
+// any span of them redacted as the whole is, so a secret the chunks cut
+// is its label in the part where it starts and nothing in the others.
+// They are read as an excerpt cut at their end ("…"): a check settles
+// before the stream ends, and a key the model was still writing is then
+// cut there (MaxLength's excerpt reaches 12 bytes past its character).
+func (t *rawTail) redacted() *secret.Stream {
+	var rs secret.Stream
+	rs.Write(t.b)
+	rs.WriteString("…")
+	rs.Settle(true)
+	return &rs
+}
+
+// cleanText is text, redacted as the kept bytes are whole (see redacted).
+func (t *rawTail) cleanText(rs *secret.Stream, from, to int) string {
+	from, to = max(from, t.start), min(to, t.start+len(t.b))
+	if from >= to {
+		return ""
+	}
+	return rs.Text(from-t.start, to-t.start)
+}
+
 // excerpt shows the stream's bytes [from, to) in the chunks holding them,
 // with up to ctx bytes of context each side within those chunks, each
 // part prefixed with its chunk: chunks[2] "…your pass" + chunks[3] "word is…".
+// Each part is redacted as the text is whole: quoted one by one, the
+// parts of a key the chunks cut would be pieces the redactor that cleans
+// the message cannot tell from text.
 func (t *rawTail) excerpt(from, to, ctx int) string {
 	const maxParts = 6
+	rs := t.redacted()
 	last := max(to-1, from)
 	var parts []string
 	for k, cs := range t.chunks {
@@ -386,7 +414,7 @@ func (t *rawTail) excerpt(from, to, ctx int) string {
 		}
 		s, e := max(cs, from-ctx, t.start), min(ce, last+1+ctx)
 		s, e = runeCut(t, s, e)
-		part := textnorm.Quote(t.text(s, e), 80)
+		part := textnorm.Quote(t.cleanText(rs, s, e), 80)
 		if s > max(cs, t.start) {
 			part = "…" + part
 		}

@@ -91,7 +91,9 @@ func encodeLine(e any) ([]byte, error) {
 	if err := enc.Encode(e); err != nil {
 		return nil, fmt.Errorf("golden: encoding a journal entry: %w", err)
 	}
-	return cleanFile(b.Bytes()), nil // the one redactor, as every recording write
+	// Cleaned as Save cleans a recording: a journal left by a kill sits
+	// beside the recording, where git add takes it too.
+	return cleanFile(b.Bytes()), nil
 }
 
 // testNoJournal, set by a benchmark, turns journaling off.

@@ -1,7 +1,13 @@
 package golden
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -76,6 +82,70 @@ func learnURL(u *url.URL) {
 			for _, v := range vs {
 				secret.LearnSeen("query:"+strings.ToLower(name), v)
 			}
+		}
+	}
+}
+
+// learnBody learns the credentials a request's body (decoded) carries:
+// the string values of credential-named fields (secret.Field) of a JSON
+// body, at any depth, of a form-encoded body and of a multipart one's
+// text parts. The recording writes them redacted; learned, they are
+// redacted where a server echoes them in another form too (a multipart
+// "password" part echoed as plain text).
+func learnBody(contentType string, body []byte) {
+	if len(body) == 0 {
+		return
+	}
+	mt, params, _ := mime.ParseMediaType(contentType)
+	switch {
+	case strings.HasPrefix(mt, "multipart/") && params["boundary"] != "":
+		r := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+		for {
+			p, err := r.NextRawPart()
+			if errors.Is(err, io.EOF) || err != nil {
+				return
+			}
+			if name := p.FormName(); name != "" && p.FileName() == "" && secret.Field(name) {
+				if v, err := io.ReadAll(io.LimitReader(p, maxFormValue+1)); err == nil && len(v) <= maxFormValue {
+					secret.LearnSeen("field:"+strings.ToLower(name), strings.TrimSpace(string(v)))
+				}
+			}
+			p.Close()
+		}
+	case mt == "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			return
+		}
+		for name, vs := range form {
+			if secret.Field(name) {
+				for _, v := range vs {
+					secret.LearnSeen("field:"+strings.ToLower(name), v)
+				}
+			}
+		}
+	case json.Valid(body):
+		var v any
+		if json.Unmarshal(body, &v) == nil {
+			learnJSON(v)
+		}
+	}
+}
+
+// learnJSON learns the strings under credential-named fields of v.
+func learnJSON(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if s, ok := x.(string); ok && secret.Field(k) {
+				secret.LearnSeen("field:"+strings.ToLower(k), s)
+				continue
+			}
+			learnJSON(x)
+		}
+	case []any:
+		for _, x := range v {
+			learnJSON(x)
 		}
 	}
 }

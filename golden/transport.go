@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -284,6 +285,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	learnRequest(req)
 	st := t.st
 	if st.mode == ModeLive {
+		if req.Header.Get("Content-Encoding") == "" {
+			learnBody(req.Header.Get("Content-Type"), body)
+		}
 		return t.live.RoundTrip(withBody(req, body))
 	}
 	plainBody := body
@@ -294,6 +298,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("golden: the body of %s %s: %w", req.Method, req.URL.Path, err)
 	}
+	learnBody(req.Header.Get("Content-Type"), plainBody)
 	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plainBody, t.cleaner(), t.ignore)
 	if err != nil {
 		return nil, err
@@ -458,7 +463,7 @@ func (t *Transport) fillBody(r *HTTPResponse, data []byte) error {
 	switch {
 	case len(data) == 0:
 	case !utf8.Valid(data):
-		r.BodyBase64 = []byte(clean(string(data)))
+		r.BodyBase64 = cleanGzip([]byte(clean(string(data))), clean)
 	case json.Valid(data):
 		clean, err := cleanJSON(data, clean)
 		if err != nil {
@@ -469,6 +474,38 @@ func (t *Transport) fillBody(r *HTTPResponse, data []byte) error {
 		r.BodyText = clean(string(data))
 	}
 	return nil
+}
+
+// maxGzipText bounds what cleanGzip decodes of a gzip payload, in bytes.
+const maxGzipText = 64 << 20
+
+// cleanGzip redacts a body that is itself gzip data (gzip's magic number,
+// no Content-Encoding: a .gz download, a server that compresses without
+// saying so): recorded as it came, base64, it held what it compresses
+// whole. Its text, redacted, is compressed again when redaction changed
+// it; data that is not gzip, or decodes to more than maxGzipText bytes or
+// to bytes that are not text, is left as it is.
+func cleanGzip(data []byte, clean func(string) string) []byte {
+	if !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return data
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return data
+	}
+	text, err := io.ReadAll(io.LimitReader(zr, maxGzipText+1))
+	if err != nil || len(text) > maxGzipText || !utf8.Valid(text) {
+		return data
+	}
+	cleaned := clean(string(text))
+	if cleaned == string(text) {
+		return data
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(cleaned))
+	zw.Close()
+	return b.Bytes()
 }
 
 // cleaner returns what redacts the text of one request or response for

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/secret"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -287,6 +289,14 @@ func quoteOrNone(s string) string {
 // says where they part.
 func newMiss(nr *golden.NotRecordedError, now chatRequest) *MissError {
 	e := &MissError{Path: nr.Path, Message: -1, Err: nr}
+	// As the recording holds it: redacted, so the error quotes no secret
+	// and a secret that is the same now compares equal.
+	clean := secret.Now()
+	now.System = clean.Clean(now.System)
+	now.Messages = slices.Clone(now.Messages)
+	for i := range now.Messages {
+		now.Messages[i].Content = clean.Clean(now.Messages[i].Content)
+	}
 	if nr.NoFile {
 		e.What = "nothing is recorded: the recording does not exist"
 		return e

@@ -55,6 +55,10 @@ type canaryPlants struct {
 	queryKey   string // a ?key= query parameter
 	cookie     string // a session cookie
 	bodyKey    string // an "api_key" field of a request body
+	// Named as credentials in ways the first rule missed (review 4): a
+	// number or a role after the word, PostgreSQL's PGPASSWORD, a
+	// passphrase, a cookie.
+	keyTwo, pgPassword, roToken, passphrase, cookieVar string
 }
 
 func plants() canaryPlants {
@@ -69,7 +73,8 @@ func plants() canaryPlants {
 		return string(b)
 	}
 	return canaryPlants{azureKey: pick(hex, 32), dbPassword: "Pw" + pick(alnum, 18) + "7", registered: "crm_" + pick(alnum, 24) + "9",
-		queryKey: pick(alnum, 30) + "4", cookie: pick(alnum, 26) + "3", bodyKey: pick(alnum, 28) + "2"}
+		queryKey: pick(alnum, 30) + "4", cookie: pick(alnum, 26) + "3", bodyKey: pick(alnum, 28) + "2",
+		keyTwo: pick(alnum, 32) + "5", pgPassword: pick(alnum, 20) + "6", roToken: pick(alnum, 36) + "7", passphrase: pick(alnum, 24) + "8", cookieVar: pick(alnum, 26) + "9"}
 }
 
 // canaryEnv is the environment both runs share: credentials named as
@@ -90,6 +95,11 @@ func canaryEnv(p canaryPlants) map[string]string {
 		"AZURE_OPENAI_API_KEY":  p.azureKey,
 		"DB_PASSWORD":           p.dbPassword,
 		"CANARY_REGISTERED":     p.registered, // not a credential's name: registered by the probe
+		"OPENAI_API_KEY_2":      p.keyTwo,
+		"PGPASSWORD":            p.pgPassword,
+		"GITHUB_TOKEN_RO":       p.roToken,
+		"GPG_PASSPHRASE":        p.passphrase,
+		"SESSION_COOKIE":        p.cookieVar,
 	}
 }
 
@@ -116,6 +126,10 @@ func TestCanary(t *testing.T) {
 	for _, v := range []string{p.queryKey, p.cookie, p.bodyKey} {
 		planted = append(planted, secrettest.Fake{Label: "by name", Secret: v})
 	}
+	// A known value an answer writes in capitals: a hex key so written is
+	// the key.
+	planted = append(planted, secrettest.Fake{Label: "env:AZURE_OPENAI_API_KEY upper-cased", Secret: strings.ToUpper(p.azureKey)},
+		secrettest.Fake{Label: "env:OPENAI_API_KEY_2 upper-cased", Secret: strings.ToUpper(p.keyTwo)})
 
 	// The test run: recording against the fake servers, then replaying
 	// with none.
@@ -229,7 +243,9 @@ func TestCanaryProbe(t *testing.T) {
 	for _, f := range fakes {
 		all = append(all, f.Text)
 	}
-	leaky := strings.Join(all, "\n") + "\nAzure key " + p.azureKey + ", db password " + p.dbPassword + ", crm " + p.registered + "."
+	leaky := strings.Join(all, "\n") + "\nAzure key " + p.azureKey + ", db password " + p.dbPassword + ", crm " + p.registered + "." +
+		"\nAZURE KEY " + strings.ToUpper(p.azureKey) + ", second key " + p.keyTwo + " (" + strings.ToUpper(p.keyTwo) + "), psql " + p.pgPassword +
+		", read-only token " + p.roToken + ", passphrase " + p.passphrase + ", cookie " + p.cookieVar + "."
 
 	// The model API: it echoes the credentials it was sent and writes
 	// every fake, whole, gzip-encoded, and streamed with keys cut across

@@ -21,9 +21,10 @@ import (
 // make it redact and add it here.
 var chokePoints = map[string][]string{
 	"evaltest":         {"writeArtifact"},                         // secret.CleanBytes
-	"golden":           {"writeRaw", "lockFile", "appendJournal"}, // writeRaw: only after cleanFile; lockFile: an empty lock; appendJournal: lines from encodeLine, cleaned
+	"golden":           {"writeRaw", "lockFile", "appendJournal"}, // writeRaw: only after cleanFile; lockFile: an empty lock; appendJournal: cleanFile
 	"internal/results": {"Write", "ReadFile"},                     // Writer.Write: secret.CleanBytes
 	"cmd/evalkit":      {"main", "writeOutput"},                   // run wraps stdout and stderr; writeOutput: secret.CleanBytes
+	"internal/inputs":  {"openNoBlock"},                           // opens to read: O_RDONLY|O_NONBLOCK
 }
 
 // outputCalls are the calls that write a file or print.
@@ -36,9 +37,52 @@ var outputCalls = map[string]bool{
 // tbOutput are the testing.TB methods that report.
 var tbOutput = []string{"Error", "Errorf", "Fatal", "Fatalf", "Log", "Logf", "Skip", "Skipf", "Attr", "Output"}
 
+// notUsers are the directories of evalkit's own tools, not code a user's
+// test runs: internal/cmd's programs print benchmark tables, and
+// internal/hostile is the harness of the hostile-input tests, imported by
+// test files only (TestHostileHarnessOnlyInTests).
+var notUsers = []string{"internal/cmd", "internal/hostile"}
+
+func TestHostileHarnessOnlyInTests(t *testing.T) {
+	root := filepath.Join("..", "..")
+	require.NoError(t, filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		require.NoError(t, err)
+		for _, im := range f.Imports {
+			assert.NotEqual(t, `"github.com/evalkit-go/evalkit/internal/hostile"`, im.Path.Value, "%s: the hostile-input harness is for tests only", path)
+		}
+		return nil
+	}))
+}
+
 func TestEveryExitPassesTheRedactor(t *testing.T) {
 	root := filepath.Join("..", "..")
-	for dir, allowed := range chokePoints {
+	// Every package of the module: one without a choke point may write
+	// nothing at all.
+	dirs := map[string][]string{}
+	require.NoError(t, filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "." || slices.ContainsFunc(notUsers, func(n string) bool { return rel == n || strings.HasPrefix(rel, n+"/") }) {
+			return filepath.SkipDir
+		}
+		dirs[rel] = chokePoints[rel]
+		return nil
+	}))
+	for dir := range chokePoints {
+		require.Contains(t, dirs, dir, "a choke point's package")
+	}
+	require.Greater(t, len(dirs), 20, "the walk found the module's packages")
+	for dir, allowed := range dirs {
 		files, err := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		require.NoError(t, err)
 		for _, file := range files {

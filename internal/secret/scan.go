@@ -277,16 +277,25 @@ func (t *table) cutValue(s string, at, vi int, hits *[]hit) {
 // find returns the secrets in s, sorted and apart: hits that overlap are
 // one, named by the first (by start, then by prio). Secrets written
 // percent-encoded or JSON-escaped ("%2D", "\u002d", "\/") are found in
-// the text decoded, and their encoded runs returned.
+// the text decoded, and their encoded runs returned; so are those written
+// with HTML character references ("&#43;", as html/template writes "+").
 func (t *table) find(s string) []hit {
 	hits := t.scan(s)
 	// Around each escape, the text decoded: a secret written with one is
 	// found within escWindow of it.
 	for _, w := range escapeWindows(s, t.quotes) {
 		dec, esc := decodeEscapes(s[w[0]:w[1]], t.quotes)
-		for _, h := range t.scan(dec) {
-			h.start, h.end = w[0]+rawStart(esc, h.start), w[0]+rawEnd(esc, h.end)
-			hits = append(hits, h)
+		decs := []string{dec}
+		if strings.IndexByte(dec, '+') >= 0 && strings.IndexByte(s[w[0]:w[1]], '%') >= 0 {
+			// A form-encoded body writes a space "+": read it both ways
+			// (a base64 key holds "+"). One byte for one: the map holds.
+			decs = append(decs, strings.ReplaceAll(dec, "+", " "))
+		}
+		for _, dec := range decs {
+			for _, h := range t.scan(dec) {
+				h.start, h.end = w[0]+rawStart(esc, h.start), w[0]+rawEnd(esc, h.end)
+				hits = append(hits, h)
+			}
 		}
 	}
 	return merge(hits)
@@ -337,42 +346,56 @@ func apply(s string, hits []hit) string {
 // has them every line, so its windows join).
 const escWindow = 2048
 
-// nextEscape returns the offset of the next '%' or '\' at or after i, or
-// len(s); pct and bs remember the next of each found so far (-1: none
+// nextEscape returns the offset of the next '%', '\' or '&' at or after
+// i, or len(s); next remembers the next of each found so far (-1: none
 // looked for yet), so each byte is searched once, by IndexByte.
-func nextEscape(s string, i int, pct, bs *int) int {
-	if *pct < i {
-		if *pct = strings.IndexByte(s[i:], '%'); *pct >= 0 {
-			*pct += i
-		} else {
-			*pct = len(s)
+func nextEscape(s string, i int, next *[3]int) int {
+	at := len(s)
+	for k, c := range [3]byte{'%', '\\', '&'} {
+		if next[k] < i {
+			if next[k] = strings.IndexByte(s[i:], c); next[k] >= 0 {
+				next[k] += i
+			} else {
+				next[k] = len(s)
+			}
 		}
+		at = min(at, next[k])
 	}
-	if *bs < i {
-		if *bs = strings.IndexByte(s[i:], '\\'); *bs >= 0 {
-			*bs += i
-		} else {
-			*bs = len(s)
-		}
-	}
-	return min(*pct, *bs)
+	return at
 }
+
+// noNext is a nextEscape state that has looked for nothing yet.
+var noNext = [3]int{-1, -1, -1}
 
 // kept reports whether the escape at s[i] is left as written: JSON's \\
 // and \" unless quotes (no credential shape holds them, only a value
-// that has a quote or a backslash).
+// that has a quote or a backslash) — but not a run of backslashes that
+// ends an escape escaped again (\\u002d, \\/: JSON inside JSON).
 func kept(s string, i int, quotes bool) bool {
-	return !quotes && s[i] == '\\' && (s[i+1] == '\\' || s[i+1] == '"')
+	return !quotes && s[i] == '\\' && (s[i+1] == '"' || s[i+1] == '\\' && !deepEscape(s, i))
+}
+
+// deepEscape reports whether the run of backslashes at s[i] ends in a
+// JSON escape escaped again: \\u002d, \\\\\\/.
+func deepEscape(s string, i int) bool {
+	k := i
+	for k < len(s) && s[k] == '\\' {
+		k++
+	}
+	if k-i < 2 || k >= len(s) {
+		return false
+	}
+	return s[k] == '/' || s[k] == 'u' && k+4 < len(s) && isHex(s[k+1]) && isHex(s[k+2]) && isHex(s[k+3]) && isHex(s[k+4])
 }
 
 // escapeWindows returns the spans of s, joined where they meet, within
-// escWindow of a percent or JSON escape that decodes: "%2D", "\u002d",
-// "\/", and with quotes "\\" and "\"".
+// escWindow of a percent, JSON or HTML escape that decodes: "%2D",
+// "\u002d", "\/", "&#43;", and with quotes "\\" and "\"".
 func escapeWindows(s string, quotes bool) [][2]int {
 	var out [][2]int
-	pct, bs := -1, -1
+	next := noNext
 	for i := 0; ; {
-		if i = nextEscape(s, i, &pct, &bs); i >= len(s) {
+		if i = nextEscape(s, i, &next); i >= len(s) {
 			return out
 		}
 		n, _ := escape(s, i)
@@ -401,9 +424,9 @@ type esc struct{ dec, raw, decLen, rawLen int }
 func decodeEscapes(s string, quotes bool) (string, []esc) {
 	dec := make([]byte, 0, len(s))
 	var escs []esc
-	pct, bs := -1, -1
+	next := noNext
 	for i := 0; i < len(s); {
-		j := nextEscape(s, i, &pct, &bs)
+		j := nextEscape(s, i, &next)
 		dec = append(dec, s[i:j]...)
 		if i = j; i >= len(s) {
 			break
@@ -464,17 +487,45 @@ func cmpInt(a, b int) int {
 	return 0
 }
 
-// escape reads the escape at s[i], if one starts there: "%2D", or JSON's
-// "\u002d", "\/", "\\" and "\"". It returns its length in s, 0 when there
-// is none, and the bytes it stands for.
+// escape reads the escape at s[i], if one starts there: "%2D" (and
+// "%252D", encoded twice), JSON's "\u002d", "\/", "\\" and "\"" (and
+// "\\u002d", "\\/", escaped again), or an HTML character reference
+// ("&#43;", "&#x2B;", "&quot;", "&amp;", "&lt;", "&gt;", "&apos;"). It
+// returns its length in s, 0 when there is none, and the bytes it stands
+// for.
 func escape(s string, i int) (int, decoded) {
 	var d decoded
-	switch {
-	case s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-		d.b[0], d.n = unhex(s[i+1])<<4|unhex(s[i+2]), 1
-		return 3, d
-	case s[i] != '\\' || i+1 >= len(s):
+	switch s[i] {
+	case '%':
+		k := i + 1 // past each "25" that encodes the '%' of one more level
+		for k+3 < len(s) && s[k] == '2' && s[k+1] == '5' && isHex(s[k+2]) && isHex(s[k+3]) {
+			k += 2
+		}
+		if k+1 < len(s) && isHex(s[k]) && isHex(s[k+1]) {
+			d.b[0], d.n = unhex(s[k])<<4|unhex(s[k+1]), 1
+			return k + 2 - i, d
+		}
 		return 0, d
+	case '&':
+		return entity(s, i)
+	case '\\':
+	default:
+		return 0, d
+	}
+	if i+1 >= len(s) {
+		return 0, d
+	}
+	k := i
+	for k < len(s) && s[k] == '\\' {
+		k++
+	}
+	if deepEscape(s, i) {
+		if s[k] == '/' {
+			d.b[0], d.n = '/', 1
+			return k + 1 - i, d
+		}
+		d.n = utf8.EncodeRune(d.b[:], rune(unhex(s[k+1]))<<12|rune(unhex(s[k+2]))<<8|rune(unhex(s[k+3]))<<4|rune(unhex(s[k+4])))
+		return k + 5 - i, d
 	}
 	switch c := s[i+1]; c {
 	case '/', '\\', '"':
@@ -485,6 +536,45 @@ func escape(s string, i int) (int, decoded) {
 			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
 			d.n = utf8.EncodeRune(d.b[:], r)
 			return 6, d
+		}
+	}
+	return 0, d
+}
+
+// entity reads an HTML character reference at s[i] ('&'): decimal or
+// hex, or one of the names html/template and html.EscapeString write.
+func entity(s string, i int) (int, decoded) {
+	var d decoded
+	j := i + 1
+	if j < len(s) && s[j] == '#' {
+		j++
+		hex := j < len(s) && (s[j] == 'x' || s[j] == 'X')
+		if hex {
+			j++
+		}
+		var r rune
+		k := j
+		for k < len(s) && k-j < 7 && (isDigit(s[k]) || hex && isHex(s[k])) {
+			if hex {
+				r = r<<4 | rune(unhex(s[k]))
+			} else {
+				r = r*10 + rune(s[k]-'0')
+			}
+			k++
+		}
+		if k == j || k >= len(s) || s[k] != ';' || r > utf8.MaxRune {
+			return 0, d
+		}
+		d.n = utf8.EncodeRune(d.b[:], r)
+		return k + 1 - i, d
+	}
+	for _, e := range [...]struct {
+		name string
+		c    byte
+	}{{"&quot;", '"'}, {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&apos;", '\''}} {
+		if strings.HasPrefix(s[i:], e.name) {
+			d.b[0], d.n = e.c, 1
+			return len(e.name), d
 		}
 	}
 	return 0, d

@@ -119,7 +119,8 @@ func Param(name string) bool {
 
 // RedactVerdict replaces text in what v holds from the reply, by f: the
 // model's name, the whole answer, the label, the reasoning (the verdict's
-// and each criterion's), the keys and string values of Fields — a string
+// and each criterion's), criterion, member and tool names, the keys and
+// string values of Fields — a string
 // under a field name that Field flags is replaced whole — and the same in
 // every panel vote. A judge that echoes a key, even JSON-escaped
 // ("\u0073\u006b-…", which decoding makes plain), may put it anywhere the
@@ -132,6 +133,7 @@ func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
 	if v.Criteria != nil {
 		v.Criteria = append([]evalkit.CriterionScore(nil), v.Criteria...)
 		for i := range v.Criteria {
+			v.Criteria[i].Name = f(v.Criteria[i].Name)
 			v.Criteria[i].Reasoning = f(v.Criteria[i].Reasoning)
 		}
 	}
@@ -142,6 +144,7 @@ func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
 		v.Votes = append([]evalkit.Vote(nil), v.Votes...)
 		for i := range v.Votes {
 			RedactVerdict(&v.Votes[i].Verdict, f)
+			v.Votes[i].Judge = f(v.Votes[i].Judge)
 			v.Votes[i].Err = f(v.Votes[i].Err)
 		}
 	}
@@ -156,7 +159,7 @@ func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
 		v.ToolCalls = append([]evalkit.JudgeToolCall(nil), v.ToolCalls...)
 		for i := range v.ToolCalls {
 			c := &v.ToolCalls[i]
-			c.Result, c.Error = f(c.Result), f(c.Error)
+			c.Name, c.Result, c.Error = f(c.Name), f(c.Result), f(c.Error)
 			if len(c.Args) > 0 {
 				a := f(string(c.Args))
 				if !json.Valid([]byte(a)) {
@@ -278,7 +281,7 @@ func extraTable(secrets []string) *table {
 	if len(vals) == 0 {
 		return nil
 	}
-	return newTable(vals, false)
+	return newTable(withCases(vals), false)
 }
 
 // KeyText returns s with every credential shape replaced by "[redacted]",

@@ -1,6 +1,10 @@
 package secret
 
-import "strings"
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+)
 
 // A shape is what one kind of credential looks like in text: the
 // literal it starts with (a provider's documented prefix) or a word it
@@ -53,7 +57,7 @@ var (
 // tok is a shape made of a prefix and a run of body characters: at least
 // min of them (and at most max, when max > 0, else no match: a weak
 // prefix needs the exact length). Unless loose, the byte before the
-// prefix must not be a word character. With random, the body must hold a
+// prefix must not be a letter or a digit. With random, the body must hold a
 // letter and a digit. A body cut by a failure message's excerpt marker
 // ("…") is taken, however short, once its prefix is whole.
 type tok struct {
@@ -67,8 +71,8 @@ type tok struct {
 
 func (t tok) shape() shape {
 	return shape{label: t.label, what: t.what, prefixes: t.prefixes, match: func(s string, at, n int, hits *[]hit) {
-		if !t.loose && at > 0 && wordSet.has(s[at-1]) {
-			return
+		if !t.loose && at > 0 && alnum.has(s[at-1]) {
+			return // "_" is a boundary: lookup_sk-…, OPENAI_KEY_sk-…
 		}
 		end := at + n
 		for end < len(s) && t.body.has(s[end]) {
@@ -191,6 +195,7 @@ func buildShapes() []shape {
 	generic := []shape{
 		authScheme(),
 		urlPassword(),
+		dsnPassword(),
 		assignment(),
 	}
 	return append(providers, generic...)
@@ -219,7 +224,7 @@ func afterLiteral(label, what, lit string, body charset, min int) shape {
 func awsKeyID() shape {
 	return shape{label: "aws-access-key-id", what: "an AWS access key id (AKIA…, ASIA…)",
 		prefixes: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, match: func(s string, at, n int, hits *[]hit) {
-			if at > 0 && wordSet.has(s[at-1]) {
+			if at > 0 && alnum.has(s[at-1]) {
 				return
 			}
 			end := at + n
@@ -341,8 +346,8 @@ func telegramToken() shape {
 		for start > 0 && isDigit(s[start-1]) {
 			start--
 		}
-		if l := colon - start; l < 8 || l > 10 || start > 0 && wordSet.has(s[start-1]) {
-			return
+		if l := colon - start; l < 8 || l > 10 || start > 0 && wordSet.has(s[start-1]) && !strings.HasSuffix(s[:start], "/bot") {
+			return // the Bot API's URLs: https://api.telegram.org/bot<token>/getMe
 		}
 		end := colon + 1
 		for end < len(s) && alnumDash.has(s[end]) {
@@ -469,11 +474,16 @@ func privateKey() shape {
 					end = j + 1
 					continue
 				}
-				if !cutAt(s, j) {
+				if !cutAt(s, j) && !pemLine(s, end) {
 					*hits = append(*hits, hit{start: at, end: end, label: "private-key"})
 					return
 				}
 				end = j
+			case pemLine(s, end):
+				// A stray byte in a line of the key (a quote, "> " of a
+				// Markdown quote): the key goes on, as a Stream that has
+				// not yet seen its END must read it.
+				end++
 			default:
 				*hits = append(*hits, hit{start: at, end: end, label: "private-key"})
 				return
@@ -481,6 +491,34 @@ func privateKey() shape {
 		}
 		*hits = append(*hits, hit{start: at, end: end, label: "private-key"})
 	}}
+}
+
+// pemLine reports whether s[p], a byte a key's base64 does not hold,
+// sits in a line of one: a line (up to 100 bytes each side, ended by a
+// real or escaped line break) holding a run of 40 base64 characters. An
+// excerpt's "…" ends the key.
+func pemLine(s string, p int) bool {
+	if strings.HasPrefix(s[p:], "…") {
+		return false
+	}
+	lo, hi := max(0, p-100), min(len(s), p+100)
+	if k := strings.LastIndexAny(s[lo:p], "\n\\"); k >= 0 {
+		lo += k + 1
+	}
+	if k := strings.IndexAny(s[p+1:hi], "\n\\"); k >= 0 {
+		hi = p + 1 + k
+	}
+	run := 0
+	for i := lo; i < hi; i++ {
+		if base64Set.has(s[i]) {
+			if run++; run >= 40 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 // authScheme finds the credential of an HTTP auth scheme written out:
@@ -505,9 +543,6 @@ func authScheme() shape {
 		for end < len(s) && cred.has(s[end]) {
 			end++
 		}
-		if end-i < MinSecret && !(cutAt(s, end) && end-i >= 4) || !random(s[i:end]) {
-			return
-		}
 		label := "bearer-token"
 		switch c := s[at]; {
 		case c == 'b' || c == 'B' || c == 0xC5: // "basic", ſ cannot start "bearer"
@@ -517,8 +552,32 @@ func authScheme() shape {
 		case c == 't' || c == 'T':
 			label = "token"
 		}
+		// A Basic credential is base64 of "user:password", which need hold
+		// no digit (dXNlcjpzZWNyZXQ= is user:secret).
+		if end-i < MinSecret && !(cutAt(s, end) && end-i >= 4) || !random(s[i:end]) && !(label == "basic-auth" && basicCredential(s[i:end])) {
+			return
+		}
 		*hits = append(*hits, hit{start: i, end: end, label: label})
 	}}
+}
+
+// basicCredential reports whether v is base64 of "user:password", the
+// user name and password printable ASCII.
+func basicCredential(v string) bool {
+	dec, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		dec, err = base64.RawStdEncoding.DecodeString(v)
+	}
+	colon := bytes.IndexByte(dec, ':')
+	if err != nil || colon < 1 || colon == len(dec)-1 {
+		return false
+	}
+	for _, c := range dec {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // urlPassword finds the password of a URL's user information:
@@ -529,11 +588,10 @@ func urlPassword() shape {
 			return
 		}
 		i := at + n
-		u := i
 		for i < len(s) && !isSpace(s[i]) && s[i] != '/' && s[i] != ':' && s[i] != '@' && s[i] != '"' && s[i] != '\'' {
 			i++
 		}
-		if i == u || i >= len(s) || s[i] != ':' {
+		if i >= len(s) || s[i] != ':' { // an empty user is one: redis://:password@host
 			return
 		}
 		p := i + 1
@@ -541,10 +599,27 @@ func urlPassword() shape {
 		for end < len(s) && !isSpace(s[end]) && s[end] != '/' && s[end] != '@' && s[end] != '"' && s[end] != '\'' {
 			end++
 		}
-		if end-p < MinSecret || end >= len(s) || s[end] != '@' || strings.Contains(s[p:end], "[redacted") {
+		// Any length: the place says it is a password (postgres://app:hunter2@db).
+		if end == p || end >= len(s) || s[end] != '@' || strings.Contains(s[p:end], "[redacted") {
 			return
 		}
 		*hits = append(*hits, hit{start: p, end: end, label: "url-password"})
+	}}
+}
+
+// dsnPassword finds the password of a Go MySQL driver's DSN,
+// user:password@tcp(host:port)/db (or @unix(…)), which has no scheme.
+func dsnPassword() shape {
+	return shape{label: "url-password", what: "a password in a DSN (user:password@tcp(host)/db)", prefixes: []string{"@tcp(", "@tcp6(", "@unix("}, match: func(s string, at, n int, hits *[]hit) {
+		start := at
+		for start > 0 && !isSpace(s[start-1]) && s[start-1] != '"' && s[start-1] != '\'' && s[start-1] != '`' && s[start-1] != '/' && s[start-1] != '=' {
+			start--
+		}
+		colon := strings.IndexByte(s[start:at], ':')
+		if colon < 1 || start+colon+1 == at || strings.Contains(s[start+colon+1:at], "[redacted") {
+			return
+		}
+		*hits = append(*hits, hit{start: start + colon + 1, end: at, label: "url-password"})
 	}}
 }
 
@@ -600,7 +675,11 @@ func assignment() shape {
 				}
 			}
 			vs, ve := i, i
-			if q, w := quoteAt(s, i); w > 0 && !query {
+			q, w := quoteAt(s, i)
+			if w == 0 && !query && i < len(s) && s[i] == '[' {
+				q, w = "]", 1 // Go prints an http.Header so: map[Api-Key:[…]]
+			}
+			if w > 0 && !query {
 				vs = i + w
 				ve = vs
 				for ve < len(s) && ve-vs <= 1024 && s[ve] != '\n' && !strings.HasPrefix(s[ve:], q) {
@@ -622,11 +701,34 @@ func assignment() shape {
 				}
 			}
 			v := s[vs:ve]
-			if len(v) < MinSecret && !(cutAt(s, ve) && len(v) >= 4) || !random(v) || strings.Contains(v, "[redacted") || isDigest(v) {
+			// A password need not hold a digit: one of letters and symbols,
+			// or a passphrase of 16 letters, is one too.
+			if len(v) < MinSecret && !(cutAt(s, ve) && len(v) >= 4) || !random(v) && !(passwordName(name) && plausible(v) && !placeholder(v)) ||
+				strings.Contains(v, "[redacted") || isDigest(v) {
 				return
 			}
 			*hits = append(*hits, hit{start: vs, end: ve, label: "credential"})
 		}}
+}
+
+// passwordName reports whether a setting's name names a password:
+// "password", "db_passwd", "PGPASSWORD", "pwd", "passphrase".
+func passwordName(name string) bool {
+	n := fieldName(name)
+	return strings.Contains(n, "passw") || strings.HasSuffix(n, "pwd") || strings.HasSuffix(n, "passphrase")
+}
+
+// placeholder reports whether a password with no digit is a placeholder
+// of documentation or example code ("your_password", "example-password",
+// "changeme"), not a password: the real corpus's answers hold such.
+func placeholder(v string) bool {
+	l := strings.ToLower(v)
+	for _, w := range []string{"pass", "pwd", "your", "example", "change", "secret", "placeholder", "dummy", "sample", "xxxx", "****"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // queryName reports whether a URL query parameter's name ends in a
@@ -653,15 +755,23 @@ func skipQuote(s string, i int) int {
 	return i
 }
 
-// quoteAt returns the quote at s[i] and its width: `"`, `'`, or one
+// quoteAt returns the quote at s[i] and its width: `"`, `'`, one
 // escaped once or more (`\"` inside a JSON string, `\\\"` inside a JSON
-// string inside another).
+// string inside another), or one HTML-escaped (`&#34;`, `&quot;`, as
+// html/template writes JSON into a report).
 func quoteAt(s string, i int) (string, int) {
 	switch {
 	case i >= len(s):
 		return "", 0
 	case s[i] == '"' || s[i] == '\'':
 		return s[i : i+1], 1
+	case s[i] == '&':
+		for _, q := range htmlQuotes {
+			if strings.HasPrefix(s[i:], q) {
+				return q, len(q)
+			}
+		}
+		return "", 0
 	}
 	j := i
 	for j < len(s) && j-i < 16 && s[j] == '\\' {
@@ -672,6 +782,9 @@ func quoteAt(s string, i int) (string, int) {
 	}
 	return "", 0
 }
+
+// htmlQuotes are the quotes as HTML escapes them.
+var htmlQuotes = []string{"&#34;", "&#39;", "&quot;", "&apos;", "&#x22;", "&#x27;"}
 
 // cutAt reports whether s is cut at i by a failure message's excerpt
 // marker: "…" right there, or after a closing quote (textnorm.Quote) as

@@ -11,11 +11,20 @@ import (
 // Stream settles text up to the last run without white space — a key, or
 // the head of one, is such a run: "Bearer ", "api_key = " and "-----BEGIN
 // PRIVATE KEY-----" end before theirs starts — and never holds back more
-// than this. Every shape is decided within it: the longest prefix and
-// minimum body (an Atlassian token, 192 bytes), or the farthest a secret
-// starts before its anchor (an AWS secret key up to 256 bytes before its
-// key id, on the same run of text).
+// than this, but for a private key (see KeyHoldback). Every other shape
+// is decided within it: the longest prefix and minimum body (an Atlassian
+// token, 192 bytes), or the farthest a secret starts before its anchor
+// (an AWS secret key up to 256 bytes before its key id, on the same run
+// of text).
 const Holdback = 1024
+
+// KeyHoldback bounds how long a Stream holds back a private key block
+// from its BEGIN line while its END line has not come: the whole block
+// is the secret (an RSA 4096 key is 3.3 KB, a PGP one up to 7), and its
+// lines may be quoted ("> ") or hold a stray byte, which ends a key read
+// line by line early, so a Stream that settled the lines after that
+// would write them plain.
+const KeyHoldback = 16 << 10
 
 // lookback is how far before the settled end a Stream scans again: at
 // least the farthest a secret starts before the anchor that finds it.
@@ -75,10 +84,20 @@ func (s *Stream) Settle(final bool) int {
 		for i > floor && !isSpace(s.text[i-1-s.base]) {
 			i--
 		}
-		// A private key's header has spaces: not before it is whole.
+		// A private key's header has spaces: not before it is whole; and
+		// a block not before its END (see KeyHoldback).
 		tail := s.text[floor-s.base : end-s.base]
 		if j := bytes.LastIndex(tail, []byte("-----BEGIN ")); j >= 0 && !bytes.Contains(tail[j+11:], []byte("-----")) {
 			i = min(i, floor+j)
+		}
+		// Nor inside a quoted value given to a credential's name, which
+		// may hold spaces ("password": "correct horse …).
+		if j := openValue(s.text[floor-s.base : end-s.base]); j >= 0 {
+			i = min(i, floor+j)
+		}
+		if j := openKey(s.text[max(s.settled, end-KeyHoldback)-s.base : end-s.base]); j >= 0 {
+			at := max(s.settled, end-KeyHoldback) + j
+			i, floor = min(i, at), min(floor, at)
 		}
 		end = max(floor, i)
 	}
@@ -187,4 +206,65 @@ func (w *Writer) emit(end int) {
 	if _, err := io.WriteString(w.w, text); err != nil {
 		w.err = err
 	}
+}
+
+// openKey returns where in text the last private key block starts whose
+// END line has not come, or -1.
+func openKey(text []byte) int {
+	for end := len(text); ; {
+		j := bytes.LastIndex(text[:end], []byte("-----BEGIN "))
+		if j < 0 {
+			return -1
+		}
+		head := text[j+len("-----BEGIN "):]
+		if k := bytes.Index(head, []byte("-----")); k < 0 || k > 100 || !bytes.Contains(head[:k], []byte("PRIVATE KEY")) {
+			end = j
+			continue // not a private key's header (or not whole: held above)
+		}
+		if bytes.Contains(text[j:], []byte("-----END ")) {
+			return -1
+		}
+		return j
+	}
+}
+
+// openValue returns where the value starts when text ends inside a quoted
+// value given to a credential's name (see assignment), or -1: the last
+// quote of its last line opens it, after "name":, name = or name=>.
+func openValue(text []byte) int {
+	line := text[bytes.LastIndexByte(text, '\n')+1:]
+	if len(line) > 1024 {
+		line = line[len(line)-1024:]
+	}
+	q := bytes.LastIndexAny(line, `"'`)
+	if q < 0 || bytes.IndexByte(line[q+1:], line[q]) >= 0 {
+		return -1
+	}
+	// Before the opening quote: spaces, ":" or "=" (":=", "=>", "=="),
+	// spaces, a closing quote, and the name.
+	i := q
+	for i > 0 && line[i-1] == '\\' {
+		i--
+	}
+	for i > 0 && (line[i-1] == ' ' || line[i-1] == '\t') {
+		i--
+	}
+	sep := i
+	for i > 0 && sep-i < 2 && (line[i-1] == ':' || line[i-1] == '=' || line[i-1] == '>') {
+		i--
+	}
+	if i == sep {
+		return -1
+	}
+	for i > 0 && (line[i-1] == ' ' || line[i-1] == '\t' || line[i-1] == '"' || line[i-1] == '\'' || line[i-1] == '\\') {
+		i--
+	}
+	n := i
+	for n > 0 && nameByte(line[n-1]) {
+		n--
+	}
+	if n == i || !Field(string(line[n:i])) {
+		return -1
+	}
+	return len(text) - len(line) + q + 1
 }

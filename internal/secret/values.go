@@ -89,13 +89,17 @@ func plausible(v string) bool {
 }
 
 // EnvName reports whether an environment variable of this name holds a
-// credential: its last word (split at "_") is KEY, APIKEY, TOKEN, SECRET,
-// PASSWORD, PASSWD, PASS, PWD, PAT, AUTH, CREDENTIAL or CREDENTIALS
-// (OPENAI_API_KEY, GITHUB_TOKEN, DB_PASSWORD, GITLAB_PAT), or any word is
-// SECRET, PASSWORD or APIKEY (CLIENT_SECRET_VALUE), or it is one of AWS's
+// credential: one of its words (split at "_", "-" and ".") is KEY,
+// APIKEY, TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, PASS, PWD, PAT,
+// AUTH, COOKIE, CREDENTIAL or CREDENTIALS, or ends in PASSWORD, PASSWD or
+// APIKEY (PGPASSWORD), and every word after it qualifies which one it is
+// — a number or version (OPENAI_API_KEY_2, _V2), a stage (_PROD, _DEV,
+// _TEST, _STAGING, …), a role or rank (_RO, _RW, _ADMIN, _BOT, _OLD,
+// _NEW, _BACKUP, _PRIMARY, …) or _VALUE, _B64 —; or any word is SECRET,
+// PASSWORD or APIKEY (CLIENT_SECRET_VALUE), or it is one of AWS's
 // credential variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 // AWS_SESSION_TOKEN, AWS_SECURITY_TOKEN). PATH, HOME, PWD, OLDPWD,
-// AWS_REGION, AWS_PROFILE and other settings are not.
+// AWS_REGION, API_KEY_FILE, TOKEN_URL, KEY_ID and other settings are not.
 func EnvName(name string) bool {
 	n := strings.ToUpper(name)
 	switch n {
@@ -106,13 +110,42 @@ func EnvName(name string) bool {
 	if len(words) == 0 {
 		return false
 	}
-	switch words[len(words)-1] {
-	case "KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "CREDENTIALS":
+	if slices.ContainsFunc(words, func(w string) bool { return w == "SECRET" || w == "PASSWORD" || w == "APIKEY" }) {
+		return true
+	}
+	last := len(words) - 1
+	for last > 0 && envQualifier(words[last]) {
+		last--
+	}
+	switch w := words[last]; w {
+	case "KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "COOKIE", "CREDENTIAL", "CREDENTIALS":
 		return true
 	case "PASS", "PWD", "PAT", "AUTH":
-		return len(words) > 1 // not PWD, the working directory
+		return last > 0 // not PWD, the working directory
+	default:
+		return strings.HasSuffix(w, "PASSWORD") || strings.HasSuffix(w, "PASSWD") || strings.HasSuffix(w, "APIKEY")
 	}
-	return slices.ContainsFunc(words, func(w string) bool { return w == "SECRET" || w == "PASSWORD" || w == "APIKEY" })
+}
+
+// envQualifier reports whether a word after a credential's in a variable's
+// name says which credential it is rather than what the value is:
+// OPENAI_API_KEY_2, GITHUB_TOKEN_RO, DB_PASSWORD_PROD.
+func envQualifier(w string) bool {
+	if w == "" {
+		return false
+	}
+	digits := strings.TrimLeft(w, "V")
+	if digits != "" && strings.Trim(digits, "0123456789") == "" {
+		return true // 2, V2
+	}
+	switch w {
+	case "PROD", "PRODUCTION", "LIVE", "DEV", "DEVELOPMENT", "TEST", "TESTING", "STAGING", "STAGE", "QA", "UAT", "LOCAL", "CI", "SANDBOX", "PREVIEW",
+		"RO", "RW", "READ", "WRITE", "READONLY", "ADMIN", "ROOT", "USER", "BOT", "APP", "SERVICE", "SVC",
+		"OLD", "NEW", "PREV", "PREVIOUS", "NEXT", "CURRENT", "BACKUP", "PRIMARY", "SECONDARY", "ALT", "FALLBACK",
+		"VALUE", "B64", "BASE64", "RAW":
+		return true
+	}
+	return false
 }
 
 // envValues returns the credential values of env ("NAME=value" pairs),
@@ -171,6 +204,7 @@ func tableNow() *table {
 		vals = append(vals, known{value: v, label: label})
 	}
 	registry.mu.Unlock()
+	vals = withCases(vals)
 	// Longer values first, so a value that holds another is found whole;
 	// then by value, so the table does not depend on map order. The
 	// environment's label wins over a learned one for the same value.
@@ -193,4 +227,20 @@ func tableNow() *table {
 	t := newTable(vals, true)
 	cur.Store(&snapshot{t: t, env: env, gen: gen})
 	return t
+}
+
+// withCases adds to vals each value written in upper and in lower case,
+// labelled alike: an answer that shouts a key ("SK-PROJ-…") or a
+// lower-cased identifier still holds it, and a hex key (an Azure
+// OpenAI key's 32 digits) upper-cased holds all of it.
+func withCases(vals []known) []known {
+	out := vals
+	for _, v := range vals {
+		for _, c := range [...]string{strings.ToUpper(v.value), strings.ToLower(v.value)} {
+			if c != v.value {
+				out = append(out, known{value: c, label: v.label})
+			}
+		}
+	}
+	return out
 }
