@@ -123,8 +123,22 @@ func (r *Registry) probe(name string, params map[string]any) (*params, error) {
 		return p, err
 	}
 	p.reg = own
-	if _, err := e.build(p); err != nil {
+	c, err := e.build(p)
+	if err != nil {
 		return p, err
+	}
+	if v, ok := c.(interface{ validate() error }); ok {
+		// What Build refuses after the build (a min_length of 0) counts
+		// too: a parameter without which it fails is required.
+		if err := v.validate(); err != nil {
+			return p, err
+		}
+	}
+	if own.reads[len(own.reads)-1].Load() {
+		// A judged check: judge and variant pick its judge from the set
+		// (read by checkJudge before the build, only when given).
+		p.note("string", []string{"judge"})
+		p.note("string", []string{"variant"})
 	}
 	return p, p.finish()
 }
