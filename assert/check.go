@@ -193,6 +193,10 @@ type ParamError struct {
 	// Err is the cause, when there is one (a judge set's
 	// evalkit.ErrJudgeNotFound, say): errors.Is and errors.As reach it.
 	Err error
+	// refused marks a parameter the check knows and refuses whatever its
+	// value (a threshold on a judged check): the check reference leaves it
+	// out of the parameters the check takes.
+	refused bool
 }
 
 func (e *ParamError) Error() string {

@@ -24,7 +24,8 @@ type CheckDoc struct {
 	Summary string
 	// Fluent is the evaltest method that runs the check, when one does.
 	Fluent string
-	// Params are the parameters, required ones first, then by name.
+	// Params are the parameters: the required ones, then those with a
+	// OneOf rule, then the rest, each group by name.
 	Params []ParamDoc
 	// Example is one eval of a case file, as YAML.
 	Example string
@@ -39,7 +40,12 @@ type ParamDoc struct {
 	// "number", "whole number", "boolean", "object", "any JSON value".
 	Type     string
 	Required bool
-	// Default is what an absent parameter means ("" when Required).
+	// OneOf, for a parameter needed only instead of or beside others,
+	// gives the rule ("give min, max or both", "required with metric
+	// state"); Required is false then.
+	OneOf string
+	// Default is what an absent parameter means ("" when Required or
+	// OneOf).
 	Default string
 	Meaning string
 	// PromptKit is PromptKit's name for the parameter, "" when the
@@ -117,8 +123,22 @@ func (r *Registry) probe(name string, params map[string]any) (*params, error) {
 		return p, err
 	}
 	p.reg = own
-	if _, err := e.build(p); err != nil {
+	c, err := e.build(p)
+	if err != nil {
 		return p, err
+	}
+	if v, ok := c.(interface{ validate() error }); ok {
+		// What Build refuses after the build (a min_length of 0) counts
+		// too: a parameter without which it fails is required.
+		if err := v.validate(); err != nil {
+			return p, err
+		}
+	}
+	if own.reads[len(own.reads)-1].Load() {
+		// A judged check: judge and variant pick its judge from the set
+		// (read by checkJudge before the build, only when given).
+		p.note("string", []string{"judge"})
+		p.note("string", []string{"variant"})
 	}
 	return p, p.finish()
 }
@@ -197,14 +217,27 @@ func (r *Registry) paramDocs(name string, td typeDoc) []ParamDoc {
 		if w.promptkit != "" {
 			d.PromptKit = w.promptkit
 		}
-		if d.Required {
+		if w.either != "" {
+			d.Required, d.OneOf = false, w.either
+		}
+		if d.Required || d.OneOf != "" {
 			d.Default = ""
 		}
 		out = append(out, d)
 	}
+	// The required first, then those one of which is needed, then the rest.
+	rank := func(d ParamDoc) int {
+		switch {
+		case d.Required:
+			return 0
+		case d.OneOf != "":
+			return 1
+		}
+		return 2
+	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Required != out[j].Required {
-			return out[i].Required
+		if ri, rj := rank(out[i]), rank(out[j]); ri != rj {
+			return ri < rj
 		}
 		return out[i].Name < out[j].Name
 	})

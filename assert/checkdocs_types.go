@@ -17,11 +17,14 @@ type typeDoc struct {
 
 // words document a parameter: meaning, default (empty: none, or
 // required), own (evalkit's, not PromptKit's), promptkit (PromptKit's
-// other name for it).
+// other name for it), either (for a parameter needed only instead of or
+// beside others: the rule, such as "give contains or equals" or "required
+// with metric state", shown in place of required or a default).
 type words struct {
 	meaning, def string
 	own          bool
 	promptkit    string
+	either       string
 }
 
 // over is w with o's non-empty fields.
@@ -38,6 +41,9 @@ func (w words) over(o words) words {
 	if o.promptkit != "" {
 		w.promptkit = o.promptkit
 	}
+	if o.either != "" {
+		w.either = o.either
+	}
 	return w
 }
 
@@ -49,29 +55,42 @@ var typeDocs = map[string]typeDoc{
 	"contains": {summary: "The last assistant message contains every pattern (session scope: the assistant messages together do).", fluent: "Contains",
 		example: m{"patterns": l{"refund", "$42"}}},
 	"contains_any": {summary: "Some assistant message contains at least one pattern.", fluent: "ContainsAny",
-		example: m{"patterns": l{"refund", "credit"}}},
+		example: m{"patterns": l{"refund", "credit"}}, params: map[string]words{"scope": {def: "session"}}},
 	"content_excludes": {summary: "No assistant message contains any pattern.", fluent: "Excludes",
-		example: m{"patterns": l{"sorry", "as an AI"}}},
+		example: m{"patterns": l{"sorry", "as an AI"}}, params: map[string]words{"scope": {def: "session"}}},
 	"regex": {summary: "The last assistant message matches the regular expression (RE2 syntax).", fluent: "Regex",
 		example: m{"pattern": `\$\d+(\.\d\d)?`}},
-	"min_length":     {summary: "The last assistant message has at least min characters.", fluent: "MinLength", example: m{"min": 20}},
-	"max_length":     {summary: "The last assistant message has at most max characters.", fluent: "MaxLength", example: m{"max": 600}},
-	"sentence_count": {summary: "The last assistant message has at most max sentences.", example: m{"max": 3}},
+	"min_length": {summary: "The last assistant message has at least min characters.", fluent: "MinLength", example: m{"min": 20},
+		params: map[string]words{"min": {meaning: "the fewest characters"}}},
+	"max_length": {summary: "The last assistant message has at most max characters.", fluent: "MaxLength", example: m{"max": 600},
+		params: map[string]words{"max": {meaning: "the most characters"}}},
+	"sentence_count": {summary: "The last assistant message has at most max sentences; without max it only measures the count.", example: m{"max": 3},
+		params: map[string]words{"max": {meaning: "the most sentences", def: "none: the count is measured, and passes"}}},
 	"equals": {summary: "The output (or the value an expression selects from its JSON) equals the expected value, or one of any_of.",
-		example: m{"expected": "Your refund was issued."}},
+		example: m{"expected": "Your refund was issued."},
+		params:  map[string]words{"expected": {either: "give expected or any_of"}, "any_of": {either: "give expected or any_of"}}},
 	// JSON.
-	"json_valid":     {summary: "The last assistant message is valid JSON.", fluent: "JSONValid", example: m{"allow_wrapped": true}},
-	"json_schema":    {summary: "The JSON of the last assistant message matches the JSON Schema (any draft).", fluent: "JSONSchema", example: m{"schema": m{"type": "object", "required": l{"order_id"}}}},
-	"json_path":      {summary: "A JMESPath expression over the last assistant message's JSON selects a value that equals, contains or lies within what is expected.", fluent: "JSONPath", example: m{"expression": "refund.amount", "expected": 42}},
+	"json_valid":  {summary: "The last assistant message is valid JSON.", fluent: "JSONValid", example: m{"allow_wrapped": true}},
+	"json_schema": {summary: "The JSON of the last assistant message matches the JSON Schema (any draft).", fluent: "JSONSchema", example: m{"schema": m{"type": "object", "required": l{"order_id"}}}},
+	"json_path": {summary: "A JMESPath expression over the last assistant message's JSON selects a value that equals, contains or lies within what is expected.", fluent: "JSONPath", example: m{"expression": "refund.amount", "expected": 42},
+		params: map[string]words{
+			"contains": {meaning: "items the result, an array, must hold (each compared as a JSON value)"},
+			"expected": {meaning: "the value the result must equal, compared as JSON values (7 and 7.0 are equal); null wants a null, and a field path the JSON does not have fails (no value at …)"},
+			"min":      {meaning: "the least the result, a number, may be"},
+			"max":      {meaning: "the most the result, a number, may be"},
+		}},
 	"field_presence": {summary: "The JSON of the last assistant message has every field (dotted paths).", fluent: "FieldPresence", example: m{"fields": l{"order_id", "refund.amount"}}},
 	// Tools.
-	"tools_called":               {summary: "Every named tool was called.", fluent: "ToolsCalled", example: m{"tool_names": l{"get_order_details", "issue_refund"}}},
-	"tools_not_called":           {summary: "None of the named tools was called.", fluent: "ToolsNotCalled", example: m{"tool_names": l{"delete_account"}}},
-	"tool_args":                  {summary: "A call of the tool had the expected arguments (a subset of its arguments, compared as JSON values).", fluent: "ToolArgs", example: m{"tool_name": "issue_refund", "expected_args": m{"order_id": "#W123"}}},
-	"tool_call_sequence":         {summary: "The tools were called in this order (other calls may come between).", fluent: "ToolCallSequence", example: m{"sequence": l{"get_order_details", "issue_refund"}}},
-	"tool_call_count":            {summary: "The tool (every tool, when none is named) was called between min and max times.", fluent: "ToolCallCount", example: m{"tool": "search", "max": 3}},
-	"no_tool_errors":             {summary: "No tool call ended in an error.", fluent: "NoToolErrors", example: m{"error_pattern": "^Error: "}},
-	"tool_args_excluded":         {summary: "No call of the tool had the excluded arguments.", example: m{"tool_name": "issue_refund", "excluded_args": m{"amount": 0}}},
+	"tools_called":     {summary: "Every named tool was called.", fluent: "ToolsCalled", example: m{"tool_names": l{"get_order_details", "issue_refund"}}},
+	"tools_not_called": {summary: "None of the named tools was called.", fluent: "ToolsNotCalled", example: m{"tool_names": l{"delete_account"}}},
+	"tool_args": {summary: "A call of the tool had the expected arguments (a subset of its arguments, compared as JSON values).", fluent: "ToolArgs", example: m{"tool_name": "issue_refund", "expected_args": m{"order_id": "#W123"}},
+		params: map[string]words{"tool_name": {either: "required, unless calls is given"}, "expected_args": {either: "required, unless calls is given"}, "calls": {either: "in place of tool_name and expected_args"}}},
+	"tool_call_sequence": {summary: "The tools were called in this order (other calls may come between).", fluent: "ToolCallSequence", example: m{"sequence": l{"get_order_details", "issue_refund"}}},
+	"tool_call_count": {summary: "The tool (every tool, when none is named) was called between min and max times.", fluent: "ToolCallCount", example: m{"tool": "search", "max": 3},
+		params: map[string]words{"min": {meaning: "the fewest calls", either: "give min, max or both"}, "max": {meaning: "the most calls", either: "give min, max or both"}, "tool": {def: "every tool"}}},
+	"no_tool_errors": {summary: "No tool call ended in an error.", fluent: "NoToolErrors", example: m{"error_pattern": "^Error: "}},
+	"tool_args_excluded": {summary: "No call of the tool had the excluded arguments.", example: m{"tool_name": "issue_refund", "excluded_args": m{"amount": 0}},
+		params: map[string]words{"excluded_args": {either: "give excluded_args, forbidden_args or both"}, "forbidden_args": {either: "give excluded_args, forbidden_args or both"}}},
 	"tool_calls_with_args":       {summary: "Calls of the tool had the expected arguments and results (several calls, in an order, with calls).", example: m{"tool_name": "issue_refund", "expected_args": m{"order_id": "#W123"}, "no_error": true}},
 	"tool_call_chain":            {summary: "The calls form the chain of steps: each step's tool, arguments and result, in order.", example: m{"steps": l{m{"tool": "get_order_details"}, m{"tool": "issue_refund", "no_error": true}}}},
 	"tool_anti_pattern":          {summary: "No sequence of calls the patterns name occurs (looping, calling before checking).", example: m{"patterns": l{m{"sequence": l{"issue_refund", "issue_refund"}, "message": "refunded twice"}}}},
@@ -84,33 +103,37 @@ var typeDocs = map[string]typeDoc{
 	"tool_result_media_type":     {summary: "The tool's result holds media of the MIME type.", example: m{"tool": "render_chart", "mime_type": "image/png"}},
 	"invariant_fields_preserved": {summary: "The fields of the tool's arguments keep their value from call to call.", example: m{"tool": "update_order", "fields": l{"order_id"}}},
 	// Agents, skills, workflows, compositions, guardrails.
-	"agent_invoked":                 {summary: "Every named agent was handed off to (called as a tool).", fluent: "AgentInvoked", example: m{"agents": l{"billing_agent"}}},
-	"agent_not_invoked":             {summary: "None of the named agents was handed off to.", fluent: "AgentNotInvoked", example: m{"agents": l{"admin_agent"}}},
-	"agent_response_contains":       {summary: "The agent's response (its tool result) contains the text.", fluent: "AgentResponseContains", example: m{"agent": "billing_agent", "contains": "refund issued"}},
-	"skill_activated":               {summary: "Every named skill was activated (a skill__activate call).", fluent: "SkillActivated", example: m{"skill_names": l{"refunds"}}},
-	"skill_not_activated":           {summary: "None of the named skills was activated.", fluent: "SkillNotActivated", example: m{"skill_names": l{"admin"}}},
-	"skill_activation_order":        {summary: "The skills were activated in this order.", example: m{"sequence": l{"triage", "refunds"}}},
-	"workflow_complete":             {summary: "The workflow reached a terminal state.", fluent: "WorkflowComplete", example: m{}},
-	"workflow_state_is":             {summary: "The workflow's current state is the state.", fluent: "WorkflowStateIs", example: m{"state": "resolved"}},
-	"workflow_transitioned_to":      {summary: "The workflow entered the state at some point.", fluent: "TransitionedTo", example: m{"state": "escalated"}},
-	"workflow_transition_order":     {summary: "The workflow entered the states in this order.", example: m{"sequence": l{"triage", "refund", "resolved"}}},
-	"workflow_tool_access":          {summary: "In each state, only the allowed tools were called.", example: m{"rules": l{m{"state": "triage", "allowed": l{"get_order_details"}}}}},
-	"spoke_in_state":                {summary: "An assistant message was said in the state.", fluent: "SpokeInState", example: m{"state": "resolved"}},
-	"composition_step_output":       {summary: "The composition's step output contains or equals the text.", example: m{"step": "summarize", "contains": "refund"}},
+	"agent_invoked":             {summary: "Every named agent was handed off to (called as a tool).", fluent: "AgentInvoked", example: m{"agents": l{"billing_agent"}}},
+	"agent_not_invoked":         {summary: "None of the named agents was handed off to.", fluent: "AgentNotInvoked", example: m{"agents": l{"admin_agent"}}},
+	"agent_response_contains":   {summary: "The agent's response (its tool result) contains the text.", fluent: "AgentResponseContains", example: m{"agent": "billing_agent", "contains": "refund issued"}},
+	"skill_activated":           {summary: "Every named skill was activated (a skill__activate call).", fluent: "SkillActivated", example: m{"skill_names": l{"refunds"}}},
+	"skill_not_activated":       {summary: "None of the named skills was activated.", fluent: "SkillNotActivated", example: m{"skill_names": l{"admin"}}},
+	"skill_activation_order":    {summary: "The skills were activated in this order.", example: m{"sequence": l{"triage", "refunds"}}},
+	"workflow_complete":         {summary: "The workflow reached a terminal state.", fluent: "WorkflowComplete", example: m{}},
+	"workflow_state_is":         {summary: "The workflow's current state is the state.", fluent: "WorkflowStateIs", example: m{"state": "resolved"}},
+	"workflow_transitioned_to":  {summary: "The workflow entered the state at some point.", fluent: "TransitionedTo", example: m{"state": "escalated"}},
+	"workflow_transition_order": {summary: "The workflow entered the states in this order.", example: m{"sequence": l{"triage", "refund", "resolved"}}},
+	"workflow_tool_access":      {summary: "In each state, only the allowed tools were called.", example: m{"rules": l{m{"state": "triage", "allowed": l{"get_order_details"}}}}},
+	"spoke_in_state":            {summary: "An assistant message was said in the state.", fluent: "SpokeInState", example: m{"state": "resolved"}},
+	"composition_step_output": {summary: "The composition's step output contains or equals the text.", example: m{"step": "summarize", "contains": "refund"},
+		params: map[string]words{"contains": {either: "give contains or equals"}, "equals": {either: "give contains or equals"}}},
 	"composition_branch_taken":      {summary: "The composition's branch took the expected path.", example: m{"branch": "route", "expected": "refunds"}},
 	"composition_parallel_complete": {summary: "Every branch of the composition's parallel step completed.", example: m{"parallel": "lookups"}},
-	"composition_output":            {summary: "The composition's final output contains or equals the text.", example: m{"contains": "refund"}},
-	"guardrail_triggered":           {summary: "The guardrail of the validator type triggered (or, with should_trigger false, did not).", fluent: "GuardrailTriggered", example: m{"validator_type": "pii"}},
+	"composition_output": {summary: "The composition's final output contains or equals the text.", example: m{"contains": "refund"},
+		params: map[string]words{"contains": {either: "give contains or equals"}, "equals": {either: "give contains or equals"}}},
+	"guardrail_triggered": {summary: "The guardrail of the validator type triggered (or, with should_trigger false, did not).", fluent: "GuardrailTriggered", example: m{"validator_type": "pii"}},
 	// Budgets and measures.
-	"cost_budget":        {summary: "The messages' usage stays within the cost (USD) and token budgets.", fluent: "MaxCost", example: m{"max_cost_usd": 0.05, "max_total_tokens": 20000}},
-	"latency_budget":     {summary: "The messages' latency adds up to at most max_ms milliseconds.", fluent: "MaxLatency", example: m{"max_ms": 8000}},
-	"outcome_equivalent": {summary: "The run reached the expected outcome: tools, state or content, by the metric.", example: m{"metric": "tool_calls", "expected_tools": l{"issue_refund"}}},
-	"directional":        {summary: "The run compares with a baseline as the check says (same tool calls, same outcome, similar content).", example: m{"check": "same_tool_calls", "baseline_tools": l{"get_order_details", "issue_refund"}}},
-	"cosine_similarity":  {summary: "Scores the embedding similarity of the last assistant message to the reference (in [0,1]; wrap in an assertion for a threshold).", fluent: "Similar", example: m{"reference_text": "Your refund of $42 was issued."}},
-	"consistent":         {summary: "Over several transcripts (a Repeat's): every answer lies within max_distance of the embeddings' centroid.", fluent: "Consistent", example: m{"max_distance": 0.4}},
+	"cost_budget":    {summary: "The messages' usage stays within the cost (USD) and token budgets.", fluent: "MaxCost", example: m{"max_cost_usd": 0.05, "max_total_tokens": 20000}},
+	"latency_budget": {summary: "The messages' latency adds up to at most max_ms milliseconds.", fluent: "MaxLatency", example: m{"max_ms": 8000}},
+	"outcome_equivalent": {summary: "The run reached the expected outcome: tools, state or content, by the metric.", example: m{"metric": "tool_calls", "expected_tools": l{"issue_refund"}},
+		params: map[string]words{"expected_tools": {either: "required with metric tool_calls"}, "expected_state": {either: "required with metric state"}, "expected_content": {either: "required with metric content"}}},
+	"directional": {summary: "The run compares with a baseline as the check says (same tool calls, same outcome, similar content).", example: m{"check": "same_tool_calls", "baseline_tools": l{"get_order_details", "issue_refund"}},
+		params: map[string]words{"baseline_tools": {either: "required with check same_tool_calls"}, "baseline_state": {either: "required with check same_outcome"}, "baseline_content": {either: "required with check similar_content"}}},
+	"cosine_similarity": {summary: "Scores the embedding similarity of the last assistant message to the reference (in [0,1]; wrap in an assertion for a threshold).", fluent: "Similar", example: m{"reference_text": "Your refund of $42 was issued."}},
+	"consistent":        {summary: "Over several transcripts (a Repeat's): every answer lies within max_distance of the embeddings' centroid.", fluent: "Consistent", example: m{"max_distance": 0.4}},
 	// Judged.
-	"llm_judge":            {summary: "Asks the judge whether the last assistant message meets the criteria; the judge's pass/fail decides, or a threshold (type assertion).", fluent: "Judge", example: m{"criteria": "Confirms the refund and states the amount"}},
-	"llm_judge_tool_calls": {summary: "Asks the judge whether the tool calls (with arguments and results) meet the criteria.", fluent: "JudgeToolCalls", example: m{"criteria": "Looks the order up before refunding it"}},
+	"llm_judge":            {summary: "Asks the judge whether the last assistant message meets the criteria: the judge's pass/fail decides (or passing_labels, passed, passing_verdicts); a score threshold goes on a type: assertion around it (eval_type: llm_judge, min_score).", fluent: "Judge", example: m{"criteria": "Confirms the refund and states the amount"}},
+	"llm_judge_tool_calls": {summary: "Asks the judge whether the tool calls (with arguments and results) meet the criteria; a score threshold goes on a type: assertion around it.", fluent: "JudgeToolCalls", example: m{"criteria": "Looks the order up before refunding it"}},
 	"guardrail": {summary: "Runs the check of eval_type and triggers when its score is below min_score or above max_score (with neither, below 1); the check passes when the guardrail does not trigger, as PromptKit's guardrail wrapper.",
 		example: m{"eval_type": "llm_judge", "eval_params": m{"criteria": "Reveals no internal policy"}, "min_score": 0.8}},
 	"assertion": {summary: "Runs the check of eval_type with eval_params and grades its score with min_score and max_score (in [0,1]), as PromptKit's assertion wrapper.", example: m{"eval_type": "llm_judge", "eval_params": m{"criteria": "Is polite"}, "min_score": 0.8}},
@@ -119,11 +142,11 @@ var typeDocs = map[string]typeDoc{
 	"exec_eval": {summary: "Runs a program with the evaluation request on stdin and reads its verdict on stdout (no shell).", example: m{"command": "./eval-tone", "criteria": "Is polite"}},
 	// Metrics.
 	"answer_relevancy":          {summary: "Share of the answer's statements that address the question (DeepEval's answer_relevancy).", fluent: "AnswerRelevancy", example: m{}},
-	"faithfulness":              {summary: "Share of the answer's claims the context supports.", fluent: "Faithfulness", example: m{"contexts": l{"Refunds take 5 business days."}}},
-	"hallucination":             {summary: "1 − the share of contexts the answer contradicts.", fluent: "Hallucination", example: m{"contexts": l{"Refunds take 5 business days."}}},
-	"contextual_precision":      {summary: "Weighted cumulative precision of the relevant chunks' ranks.", fluent: "ContextualPrecision", example: m{"contexts": l{"Refunds take 5 business days."}, "expected_output": "Five business days."}},
-	"contextual_recall":         {summary: "Share of the reference's statements the chunks support.", fluent: "ContextualRecall", example: m{"contexts": l{"Refunds take 5 business days."}, "expected_output": "Five business days."}},
-	"contextual_relevancy":      {summary: "Mean over chunks of their relevant statements' share.", fluent: "ContextualRelevancy", example: m{"contexts": l{"Refunds take 5 business days."}}},
+	"faithfulness":              {summary: "Share of the answer's claims the context supports.", fluent: "Faithfulness", example: m{"contexts": l{"Refunds take 5 business days."}}, params: contextSource},
+	"hallucination":             {summary: "1 − the share of contexts the answer contradicts.", fluent: "Hallucination", example: m{"contexts": l{"Refunds take 5 business days."}}, params: contextSource},
+	"contextual_precision":      {summary: "Weighted cumulative precision of the relevant chunks' ranks.", fluent: "ContextualPrecision", example: m{"contexts": l{"Refunds take 5 business days."}, "expected_output": "Five business days."}, params: contextSource},
+	"contextual_recall":         {summary: "Share of the reference's statements the chunks support.", fluent: "ContextualRecall", example: m{"contexts": l{"Refunds take 5 business days."}, "expected_output": "Five business days."}, params: contextSource},
+	"contextual_relevancy":      {summary: "Mean over chunks of their relevant statements' share.", fluent: "ContextualRelevancy", example: m{"contexts": l{"Refunds take 5 business days."}}, params: contextSource},
 	"bias":                      {summary: "1 − the share of biased opinions.", fluent: "NoBias", example: m{}},
 	"toxicity":                  {summary: "1 − the share of toxic opinions.", fluent: "NoToxicity", example: m{}},
 	"pii_leakage":               {summary: "0 when a pattern (e-mail, phone, card, SSN, IBAN) or the judge finds personal data in the answer, else 1.", fluent: "NoPII", example: m{"patterns_only": true}},
@@ -133,12 +156,22 @@ var typeDocs = map[string]typeDoc{
 	"knowledge_retention":       {summary: "Share of turns that remember what the user said before (DeepEval's).", fluent: "KnowledgeRetention", example: m{}},
 	"turn_relevancy":            {summary: "Share of assistant turns relevant to the conversation so far (DeepEval's).", fluent: "TurnRelevancy", example: m{"window_size": 3}},
 	// Classifiers.
-	"text_sentiment":   {summary: "The classifier's score for the expected label of the last assistant message (wrap in an assertion for a threshold).", example: m{"model": "sentiment", "expected_label": "positive"}},
-	"text_toxicity":    {summary: "The classifier's toxicity score of the last assistant message (wrap in an assertion).", example: m{"model": "moderation", "expected_label": "toxic"}},
-	"image_moderation": {summary: "The classifier's score for the label on the assistant's images (wrap in an assertion).", example: m{"model": "moderation", "expected_label": "violence"}},
-	"audio_emotion":    {summary: "The classifier's score for the emotion of the assistant's audio (wrap in an assertion).", example: m{"model": "emotion", "expected_label": "calm"}},
+	"text_sentiment":   {summary: "The classifier's score for the expected label of the last assistant message (wrap in an assertion for a threshold).", example: m{"model": "sentiment", "expected_label": "positive"}, params: classifierModel},
+	"text_toxicity":    {summary: "The classifier's toxicity score of the last assistant message (wrap in an assertion).", example: m{"model": "moderation", "expected_label": "toxic"}, params: classifierModel},
+	"image_moderation": {summary: "The classifier's score for the label on the assistant's images (wrap in an assertion).", example: m{"model": "moderation", "expected_label": "violence"}, params: classifierModel},
+	"audio_emotion":    {summary: "The classifier's score for the emotion of the assistant's audio (wrap in an assertion).", example: m{"model": "emotion", "expected_label": "calm"}, params: classifierModel},
 	"topic_policy":     {summary: "The conversation keeps to the allowed topics, as the classifier reads each user turn.", example: m{"description": "airline support", "allowed": l{"bookings", "refunds"}}},
 }
+
+// contextSource are the words of a RAG metric's contexts, which it reads
+// from contexts or from the transcript's metadata (context_field).
+var contextSource = map[string]words{
+	"contexts":      {either: "give contexts or context_field"},
+	"context_field": {either: "give contexts or context_field"},
+}
+
+// classifierModel is a classifier check's model.
+var classifierModel = map[string]words{"model": {meaning: "the classifier's model id"}}
 
 // paramTypes are the shapes of parameters a build reads as any value and
 // then checks itself.
@@ -146,7 +179,7 @@ var paramTypes = map[string]string{
 	"min_score": "number", "max_score": "number", "expected_args": "object", "excluded_args": "object", "forbidden_args": "object",
 	"calls": "list of objects", "steps": "list of objects", "patterns": "list", "passing_schema": "object or JSON string",
 	"verdict_schema": "object or JSON string", "schema": "object or JSON string", "rules": "list of objects", "args_match": "object",
-	"eval_params": "object", "extra": "object", "args": "object or list of strings", "reference": "string or list of numbers",
+	"eval_params": "object", "extra": "object", "args": "object or list of strings", "reference": "string or list of numbers", "contains": "list", "expression": "string",
 }
 
 // paramWords are the meanings of parameter names, shared by the types
@@ -178,10 +211,10 @@ var paramWords = map[string]words{
 	"rubric":              {meaning: "a scoring rubric given to the judge"},
 	"min_score":           {meaning: "the lowest passing score, in [0,1]"},
 	"max_score":           {meaning: "the highest passing score, in [0,1]"},
-	"model":               {meaning: "the judge or classifier model to ask (by its name in the judge set or classifier)"},
+	"model":               {meaning: "the model id the judge is asked to use instead of its own (a judge set's judge is picked by judge, not model)"},
 	"system_prompt":       {meaning: "the system prompt the judge is given"},
 	"question":            {meaning: "the question the answer answers", def: "the last user message"},
-	"context":             {meaning: "one context document"},
+	"context":             {meaning: "context documents given to the judge (a single string reads as a list of one)"},
 	"contexts":            {meaning: "the retrieved context documents, in rank order"},
 	"context_field":       {meaning: "the transcript metadata field holding the contexts"},
 	"reference":           {meaning: "the reference answer"},
@@ -276,8 +309,8 @@ var paramWords = map[string]words{
 	"classifier_id":       {meaning: "the classifier's name", own: true},
 	"match_mode":          {meaning: `"substring" or "word_boundary" (whole words)`, def: "substring"},
 	"expect_match":        {meaning: "false: pass when the expression does not match", def: "true", own: true},
-	"min_results":         {meaning: "the least number of values the expression selects", own: true},
-	"max_results":         {meaning: "the most values the expression selects", own: true},
+	"min_results":         {meaning: "the fewest items the result, an array, may have"},
+	"max_results":         {meaning: "the most items the result, an array, may have"},
 	"occurrence":          {meaning: "which call of the tool is read, from 1", def: "1"},
 	"min_calls":           {meaning: "the least calls of each", def: "1"},
 	"require_args":        {meaning: "each call must have arguments", def: "false", own: true},

@@ -625,8 +625,8 @@ func buildJudging(p *params) (judging, error) {
 		return j, err
 	}
 	for _, name := range []string{"min_score", "max_score"} {
-		if _, ok, _ := p.value(name); ok {
-			return j, p.err(name, "a judged check holds no threshold: wrap it in type: assertion with eval_type %q and %s", p.check, name)
+		if p.given(name) {
+			return j, p.refuse(name, "a judged check holds no threshold: wrap it in type: assertion with eval_type %q and %s", p.check, name)
 		}
 	}
 	j.passing, err = readPassing(p)
@@ -680,10 +680,14 @@ func readPassing(p *params) (Passing, error) {
 	if ps.Verdicts, err = readPassingVerdicts(p); err != nil {
 		return ps, err
 	}
-	if _, ok := p.m["verdict_rules"]; ok { // the rules passing_verdicts are canonicalized by
-		if ps.Rules, _, err = p.rules("verdict_rules"); err != nil {
-			return ps, err
-		}
+	// The rules passing_verdicts are canonicalized by, read whether given or
+	// not, so the check reference lists them.
+	vr, ok, err := p.rules("verdict_rules")
+	if err != nil {
+		return ps, err
+	}
+	if ok {
+		ps.Rules = vr
 	}
 	return ps, nil
 }

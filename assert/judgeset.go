@@ -99,7 +99,7 @@ func (r *Registry) checkAsked(p *params) error {
 	_, hasName := p.m["judge"]
 	_, hasVariant := p.m["variant"]
 	if hasName || hasVariant {
-		return p.err(judgeParam(p), "%s asks no judge: judge and variant name the judge of a judged check (llm_judge, ...)", p.check)
+		return p.refuse(judgeParam(p), "%s asks no judge: judge and variant name the judge of a judged check (llm_judge, ...)", p.check)
 	}
 	return nil
 }

@@ -469,8 +469,8 @@ func metricJudgeParam(p *params) evalkit.Judge {
 // assertion holds them.
 func noThreshold(p *params) error {
 	for _, name := range []string{"min_score", "max_score"} {
-		if _, ok, _ := p.value(name); ok {
-			return p.err(name, "%s emits a score and holds no threshold: wrap it in type: assertion with eval_type %q and %s (assert.Assertion in Go)", p.check, p.check, name)
+		if p.given(name) {
+			return p.refuse(name, "%s emits a score and holds no threshold: wrap it in type: assertion with eval_type %q and %s (assert.Assertion in Go)", p.check, p.check, name)
 		}
 	}
 	return nil

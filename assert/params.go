@@ -237,6 +237,22 @@ func (p *params) scope() (Scope, error) {
 	return got, nil
 }
 
+// refuse returns the error for a parameter the check refuses whatever its
+// value, when it is given (given reports that): such a parameter is not
+// one the check reads, so the check reference (checkdocs.go) leaves it out.
+func (p *params) refuse(name, format string, args ...any) error {
+	err := paramErr(p.check, name, format, args...)
+	err.(*ParamError).refused = true
+	return err
+}
+
+// given reports whether name was given, without reading it as a parameter
+// of the check (see refuse).
+func (p *params) given(name string) bool {
+	_, ok := p.m[name]
+	return ok
+}
+
 // finish reports parameters the check does not know.
 func (p *params) finish() error {
 	var unknown []string

@@ -105,6 +105,8 @@ func paramHead(p assert.ParamDoc) string {
 	switch {
 	case p.Required:
 		parts = append(parts, "required")
+	case p.OneOf != "":
+		parts = append(parts, p.OneOf)
 	case p.Default != "":
 		parts = append(parts, "default: "+p.Default)
 	}
@@ -149,8 +151,11 @@ func writeChecksMarkdown(b *bytes.Buffer, docs []assert.CheckDoc) {
 					name += " (or " + codeList(p.Aliases) + ")"
 				}
 				req := mdCell(p.Default)
-				if p.Required {
+				switch {
+				case p.Required:
 					req = "required"
+				case p.OneOf != "":
+					req = mdCell(p.OneOf)
 				}
 				pk := "—"
 				if p.PromptKit != "" {

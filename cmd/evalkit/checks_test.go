@@ -20,7 +20,7 @@ func TestChecksMarkdown(t *testing.T) {
 	if string(committed) != out {
 		t.Errorf("CHECKS.md differs from what the registry says (first difference at line %d)\nhint: go run ./cmd/evalkit checks -md > CHECKS.md", firstDiff(string(committed), out))
 	}
-	for _, want := range []string{"## contains\n", "Aliases: `content_includes`.", "| `tool_names` (or `tools`) | list of strings | required |", "```yaml\nevals:\n  - type: tools_called\n"} {
+	for _, want := range []string{"## contains\n", "Aliases: `content_includes`.", "| `tool_names` (or `tools`) | list of strings | required |", "| `min` | whole number | give min, max or both | the fewest calls |", "```yaml\nevals:\n  - type: tools_called\n"} {
 		assert.Contains(t, out, want)
 	}
 }
@@ -44,6 +44,11 @@ func TestChecksCommand(t *testing.T) {
 	assert.Contains(t, out, "  patterns · list of strings · required\n")
 	assert.Contains(t, out, "  case_sensitive · boolean · default: false · evalkit's own\n")
 	assert.Contains(t, out, "example:\n  - type: contains\n")
+	// A parameter needed only beside or instead of others shows its rule
+	// where a required one says required.
+	code, out, errOut = runCLI("checks", "tool_call_count")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "  min · whole number · give min, max or both\n")
 	code, out, _ = runCLI("checks")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "tool_args ")

@@ -25,7 +25,7 @@ func recordings(named []string) ([]string, error) {
 	if len(named) == 0 {
 		found, err := findRecordings(".", true)
 		if err == nil && len(found) == 0 {
-			err = errors.New("no recordings named, and no *.judge.json or *.http.json in a testdata directory under this one")
+			err = errors.New("no recordings named, and no *.judge.json or *.http.json in a testdata directory under this one: run it where your tests are, or name recordings or a DIR (tests write them when run with EVALKIT_MODE=record)")
 		}
 		return found, err
 	}

@@ -142,7 +142,7 @@ func TestCLIUsage(t *testing.T) {
 	t.Chdir(t.TempDir())
 	code, _, errOut = runCLI("golden", "verify")
 	assert.Equal(t, 1, code, "nothing verified is no pass")
-	assert.Equal(t, "evalkit golden verify: no recordings named, and no *.judge.json or *.http.json in a testdata directory under this one\n", errOut)
+	assert.Equal(t, "evalkit golden verify: no recordings named, and no *.judge.json or *.http.json in a testdata directory under this one: run it where your tests are, or name recordings or a DIR (tests write them when run with EVALKIT_MODE=record)\n", errOut)
 	require.NoError(t, os.MkdirAll("testdata", 0o755))
 	require.NoError(t, os.WriteFile("testdata/Bad.judge.json", []byte("{"), 0o644))
 	code, _, errOut = runCLI("golden", "list")
