@@ -3,6 +3,7 @@ package golden_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"math/rand/v2"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/judgefake"
 )
 
 // sample is one exchange of a recorded cassette: a request and its reply,
@@ -396,4 +398,59 @@ func TestTranscriptResponsesChain(t *testing.T) {
 	assert.Equal(t, "Paris", calls[0].Result.Content)
 	assert.Equal(t, "Paris.", got.AssistantText())
 	require.Len(t, got.Tools, 1)
+}
+
+// judgefake's streams, through a real socket and in memory, give the
+// transcript its whole responses give, for the three APIs: text, parallel
+// tool calls, both in one reply.
+func TestTranscriptOfJudgefakeStreams(t *testing.T) {
+	replies := []judgefake.Reply{
+		{Text: "The capital of the UK is London.", InputTokens: 12, OutputTokens: 8},
+		{Text: "Checking both.", ToolCalls: []judgefake.ToolCall{{ID: "call_a", Name: "get_weather", Args: `{"city": "Boston"}`}, {ID: "call_b", Name: "get_time", Args: `{"city":"Boston"}`}}},
+	}
+	requests := map[string]string{
+		"https://api.openai.com/v1/chat/completions": `{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object"}}},{"type":"function","function":{"name":"get_time","parameters":{"type":"object"}}}]%s}`,
+		"https://api.openai.com/v1/responses":        `{"model":"gpt-4.1","instructions":"Be brief.","input":"hi","tools":[{"type":"function","name":"get_weather","parameters":{"type":"object"}},{"type":"function","name":"get_time","parameters":{"type":"object"}}]%s}`,
+		"https://api.anthropic.com/v1/messages":      `{"model":"claude-sonnet-4-5","max_tokens":100,"system":"Be brief.","messages":[{"role":"user","content":"hi"}],"tools":[{"name":"get_weather","input_schema":{"type":"object"}},{"name":"get_time","input_schema":{"type":"object"}}]%s}`,
+	}
+	for _, uri := range slices.Sorted(maps.Keys(requests)) {
+		for i := range replies {
+			t.Run(apiOf(t, uri)+"/"+strconv.Itoa(i), func(t *testing.T) {
+				transcript := func(live http.RoundTripper, stream bool) *evalkit.Transcript {
+					tr, err := golden.NewTransport(httpPath(t), live, golden.WithMode(golden.ModeLive))
+					require.NoError(t, err)
+					extra := ""
+					if stream {
+						extra = `,"stream":true,"stream_options":{"include_usage":true}`
+					}
+					req, err := http.NewRequest(http.MethodPost, uri, strings.NewReader(fmt.Sprintf(requests[uri], extra)))
+					require.NoError(t, err)
+					req.Header.Set("anthropic-version", "2023-06-01")
+					resp, err := tr.RoundTrip(req)
+					require.NoError(t, err)
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					got, err := tr.Transcript()
+					require.NoError(t, err)
+					return got
+				}
+				whole := transcript(judgefake.NewTransport(replies[i]), false)
+				srv := judgefake.NewServer(replies[i])
+				defer srv.Close()
+				socket := rtFunc(func(r *http.Request) (*http.Response, error) {
+					r2 := r.Clone(r.Context())
+					r2.URL.Scheme, r2.URL.Host, r2.Host = "http", strings.TrimPrefix(srv.URL, "http://"), ""
+					return http.DefaultTransport.RoundTrip(r2)
+				})
+				sameTranscript(t, whole, transcript(socket, true), "streamed through a socket")
+				sameTranscript(t, whole, transcript(judgefake.NewTransport(replies[i]), true), "streamed in memory")
+				require.NoError(t, srv.Err())
+				if i == 1 {
+					calls := whole.ToolCalls()
+					require.Len(t, calls, 2)
+					assert.Equal(t, "Checking both.", whole.AssistantText())
+				}
+			})
+		}
+	}
 }
