@@ -26,8 +26,9 @@ import (
 // schema's "properties" does not list is an error even where the schema
 // allows it (as BFCL's AST checker: "unexpected parameter"). With
 // BFCLTypes, the schemas' Python type names — "dict", "float", "tuple",
-// "any" — read as object, number, array and any type, as the Berkeley
-// Function-Calling Leaderboard writes its functions.
+// "any" — read as object, number, array and any type, and their
+// "optional": true marks are dropped, as the Berkeley Function-Calling
+// Leaderboard writes its functions.
 //
 // Score is the fraction of valid calls. A scope with no tool call fails
 // (there is nothing valid). The failure lists each invalid call (the first
@@ -144,14 +145,22 @@ func (c ToolCallsValid) schemas(tr *evalkit.Transcript) (map[string]toolSchema, 
 	return out, nil
 }
 
-// bfclTypes rewrites BFCL's Python type names to JSON Schema's.
-func bfclTypes(v any) any {
+// bfclTypes rewrites BFCL's Python type names to JSON Schema's and drops
+// its "optional" lists and marks (never JSON Schema). A map of properties
+// keeps its keys: a parameter may be named "type" or "optional".
+func bfclTypes(v any) any { return bfclSchema(v, false) }
+
+func bfclSchema(v any, properties bool) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			out[k] = bfclTypes(x)
+			out[k] = bfclSchema(x, !properties && k == "properties")
 		}
+		if properties {
+			return out
+		}
+		delete(out, "optional")
 		if t, ok := v["type"].(string); ok {
 			switch t {
 			case "dict":
@@ -168,7 +177,7 @@ func bfclTypes(v any) any {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = bfclTypes(x)
+			out[i] = bfclSchema(x, false)
 		}
 		return out
 	}
