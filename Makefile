@@ -53,7 +53,7 @@ fuzz:
 	done
 
 
-## bench: issue 8's benchmarks beside their baselines, $(BENCH_COUNT) runs of -count=1 (so the i-th results of a
+## bench: issue 8's and issue 21's (the real corpus: BenchmarkCorpus*) benchmarks beside their baselines, $(BENCH_COUNT) runs of -count=1 (so the i-th results of a
 ## benchmark and its baseline are minutes closer than -count=n would put them), into bench.txt, then the ratios (BENCHMARKS.md)
 BENCH_COUNT ?= 5
 BENCH       = for i in $$(seq $(BENCH_COUNT)); do $(GO) test -run '^$$' -benchmem -count=1
@@ -61,8 +61,10 @@ bench:
 	@rm -f bench.txt
 	@echo "go test -bench ... >> bench.txt (a few minutes)"
 	$(BENCH) -benchtime=0.3s -bench 'ChainVsHandWritten|JSONPathParseOnce|JSONSchemaVsValidateOnly' ./assert ./evaltest || exit 1; done >> bench.txt
+	$(BENCH) -benchtime=0.3s -bench '^BenchmarkCorpus' . ./assert ./evaltest || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=2000x -bench 'ReplayVsFixedFake' ./golden || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=1s -bench '^BenchmarkLoad$$' ./golden || exit 1; done >> bench.txt
+	$(BENCH) -benchtime=1x -bench 'RecordDurably/entries=1000/(baseline|journal)' ./golden || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=1x -bench 'JudgeThroughput' ./evaltest || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=0.5s -bench '^BenchmarkScale$$' . || exit 1; done >> bench.txt
 	$(GO) run ./internal/cmd/benchratio bench.txt

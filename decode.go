@@ -143,6 +143,15 @@ func withFile(err error, path string) error {
 // errors too, never a transcript that silently lacks them.
 func Decode(data []byte) (*Transcript, error) {
 	data = trimBOM(data)
+	if tr, ok := decodeFast(data); ok {
+		return tr, nil
+	}
+	return decodePrecise(data)
+}
+
+// decodePrecise is Decode for any input, with the location of every
+// error: what decodeFast leaves to it.
+func decodePrecise(data []byte) (*Transcript, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &DecodeError{Msg: "empty input: want a transcript (a JSON message list or object)"}
 	}
@@ -165,6 +174,16 @@ func DecodeAll(data []byte) ([]*Transcript, error) {
 	if len(trimmed) == 0 {
 		return nil, &DecodeError{Msg: "empty input: want transcripts (JSON Lines or a JSON array)"}
 	}
+	if trimmed[0] == '[' {
+		if trs, ok := decodeAllFast(trimmed); ok {
+			return trs, nil
+		}
+	}
+	return decodeAllPrecise(trimmed)
+}
+
+// decodeAllPrecise is DecodeAll past its fast path, for trimmed input.
+func decodeAllPrecise(trimmed []byte) ([]*Transcript, error) {
 	if json.Valid(trimmed) { // one JSON document: an array of transcripts, or one transcript
 		var elems []json.RawMessage
 		if trimmed[0] == '[' && json.Unmarshal(trimmed, &elems) == nil {

@@ -24,7 +24,9 @@ func TestPackageGraph(t *testing.T) {
 	// (gopkg.in/dnaeon/go-vcr.v4, go.yaml.in/yaml/v4) and 11 packages to
 	// every user's test build for machinery golden replaces anyway.
 	recordings := append(slices.Clone(root), mod+"/golden", mod+"/internal/secret")
-	judges := []string{mod + "/openaijudge", mod + "/anthropicjudge", mod + "/internal/judgehttp", mod + "/internal/judgeprompt", mod + "/internal/secret"}
+	// internal/deadline (std only) lets judgehttp say which request was in
+	// flight when the test's deadline stopped the wait.
+	judges := []string{mod + "/openaijudge", mod + "/anthropicjudge", mod + "/internal/judgehttp", mod + "/internal/judgeprompt", mod + "/internal/secret", mod + "/internal/deadline"}
 	allowed := map[string][]string{
 		".": root,
 		// Statistics are pure functions over counts: the standard library.
@@ -32,15 +34,19 @@ func TestPackageGraph(t *testing.T) {
 		// Calibration joins a gold set with a judge's outcomes: statistics.
 		"./calibrate": {mod + "/calibrate", mod + "/stats"},
 		"./judgefake": append(slices.Clone(root), mod+"/judgefake"),
+		// Verdict formats: the vocabulary they implement, nothing else.
+		"./verdicts": append(slices.Clone(root), mod+"/verdicts"),
 		// The real judges are thin net/http clients: no SDK, no module.
-		"./openaijudge":    append(slices.Clone(root), mod+"/openaijudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
-		"./anthropicjudge": append(slices.Clone(root), mod+"/anthropicjudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret"),
+		"./openaijudge":    append(slices.Clone(root), mod+"/openaijudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret", mod+"/internal/deadline"),
+		"./anthropicjudge": append(slices.Clone(root), mod+"/anthropicjudge", mod+"/internal/judgehttp", mod+"/internal/judgeprompt", mod+"/internal/secret", mod+"/internal/deadline"),
 		"./golden":         recordings,
 		// Simulated users: the loop over the vocabulary, and the
 		// recording of a user's model through golden's HTTP recording.
 		"./simulate": append(slices.Clone(recordings), mod+"/simulate"),
 		// The HTTP classifier: the judges' plumbing, no judge prompt.
-		"./openaiclassifier": append(slices.Clone(root), mod+"/openaiclassifier", mod+"/internal/judgehttp", mod+"/internal/secret"),
+		"./openaiclassifier": append(slices.Clone(root), mod+"/openaiclassifier", mod+"/internal/judgehttp", mod+"/internal/secret", mod+"/internal/deadline"),
+		// The embeddings client: the same plumbing.
+		"./openaiembedder": append(slices.Clone(root), mod+"/openaiembedder", mod+"/internal/judgehttp", mod+"/internal/secret", mod+"/internal/deadline"),
 		// Named judges build the real ones from declarations: the judges'
 		// packages, and YAML for config files (already in the core set,
 		// for case files). evaltest and assert select judges through

@@ -49,6 +49,20 @@ type JudgeRequest struct {
 	Kind ContentKind `json:"kind,omitempty"`
 	// Reference is an optional reference answer to compare against.
 	Reference string `json:"reference,omitempty"`
+	// References are several acceptable reference answers: the content
+	// should be equivalent to any one of them (MindTrial's expected
+	// results). Give Reference or References.
+	References []string `json:"references,omitempty"`
+	// Prompt, when set, is the judge's whole task as the user wrote it —
+	// a judge prompt template rendered (MindTrial's) — sent instead of the
+	// judge's own framing of the criteria and content; the judge adds only
+	// the shape of its answer.
+	Prompt string `json:"prompt,omitempty"`
+	// Tools are tools the judge may call while judging (MindTrial's judge
+	// tools): a judge that supports them lets the model call them and
+	// keeps each call in Verdict.ToolCalls; one that does not returns an
+	// error. Recordings key on their names, descriptions and parameters.
+	Tools []JudgeTool `json:"tools,omitempty"`
 	// Context holds optional context documents (retrieved passages, a
 	// policy) the content should be judged against.
 	Context []string `json:"context,omitempty"`
@@ -79,6 +93,32 @@ type JudgeRequest struct {
 	// computes the metric from the items. Such a request needs a
 	// VerdictSchema.
 	Metric string `json:"metric,omitempty"`
+	// ContentB, when set, makes the request pairwise: Content is Assistant
+	// A's answer and ContentB Assistant B's, and the judge says which it
+	// prefers (Verdict.Preference), in a Format that can say so.
+	ContentB string `json:"content_b,omitempty"`
+	// Game is 1 or 2 for the two games of a pairwise judgment asked both
+	// ways (package verdicts, BothWays): game 2 shows the answers swapped.
+	// It keeps the two games' recordings apart even when the answers are
+	// equal; 0 otherwise.
+	Game int `json:"game,omitempty"`
+	// Format, when set, is the verdict format the judge's prompt asks for
+	// (MT-Bench's "[[8]]", Arena-Hard's "[[A>>B]]": package verdicts), and
+	// ParseVerdictFor reads the answer by that format's rule. It keys a
+	// recording by its name.
+	Format Format `json:"format,omitempty"`
+}
+
+// Format is a verdict format a judge prompt asks for, and the rule that
+// reads it. Package verdicts holds the formats of published benchmarks.
+type Format interface {
+	// Name names the format and its version: "arena-hard/1".
+	Name() string
+	// Instructions tell the judge how to write its verdict, for a prompt.
+	Instructions() string
+	// Parse reads the verdict raw states on scale. An answer it cannot
+	// read by the format's rule is an error wrapping ErrUnreadableVerdict.
+	Parse(raw string, scale Scale) (Verdict, error)
 }
 
 // Validate returns an error for a request no judge can answer: no criteria,
@@ -102,8 +142,26 @@ func (r JudgeRequest) Validate() error {
 		}
 		seen[l] = true
 	}
+	if r.Game < 0 || r.Game > 2 || (r.Game != 0 && r.ContentB == "") {
+		return fmt.Errorf("evalkit: judge request has game %d: a game is 1 or 2, of a pairwise request (ContentB set)", r.Game)
+	}
 	if r.Metric != "" && len(r.VerdictSchema) == 0 {
 		return fmt.Errorf("evalkit: judge request for the metric step %q has no verdict schema", r.Metric)
+	}
+	if r.Reference != "" && len(r.References) > 0 {
+		return fmt.Errorf("evalkit: judge request gives Reference and References: give one")
+	}
+	tools := make(map[string]bool, len(r.Tools))
+	for _, t := range r.Tools {
+		switch {
+		case strings.TrimSpace(t.Name) == "":
+			return fmt.Errorf("evalkit: judge request has a tool without a name")
+		case tools[t.Name]:
+			return fmt.Errorf("evalkit: judge request lists the tool %q twice", t.Name)
+		case t.Run == nil:
+			return fmt.Errorf("evalkit: judge request's tool %q has no Run function", t.Name)
+		}
+		tools[t.Name] = true
 	}
 	return r.Scale.OrDefault().Validate()
 }
@@ -216,6 +274,71 @@ type Verdict struct {
 	Usage Usage `json:"usage"`
 	// Votes are a panel's members' votes (see Panel); nil otherwise.
 	Votes []Vote `json:"votes,omitempty"`
+	// Preference is a pairwise verdict's meaning: which answer the judge
+	// prefers, and how strongly; nil for a verdict that states none.
+	Preference *Preference `json:"preference,omitempty"`
+	// Games are the two games of a pairwise verdict asked both ways
+	// (package verdicts, BothWays): game 1 as asked, game 2 with the
+	// answers swapped, each with its Preference as that judge wrote it.
+	Games []Verdict `json:"games,omitempty"`
+	// ToolCalls are the calls the judge made to the request's Tools while
+	// judging, in order: recorded and replayed with the verdict, as
+	// MindTrial's validation tool-call log.
+	ToolCalls []JudgeToolCall `json:"tool_calls,omitempty"`
+}
+
+// Preference is which of two answers a pairwise judge prefers: Winner "A"
+// or "B" with Strength 1 (better, "A>B") or 2 (much better, "A>>B"), or a
+// tie: Winner "" and Strength 0 ("A=B"). After Arena-Hard's five levels.
+type Preference struct {
+	Winner   string `json:"winner,omitempty"`
+	Strength int    `json:"strength"`
+}
+
+// String writes p as Arena-Hard does: "A>>B", "A>B", "A=B", "B>A", "B>>A".
+func (p Preference) String() string {
+	switch {
+	case p.Winner == "" && p.Strength == 0:
+		return "A=B"
+	case (p.Winner == "A" || p.Winner == "B") && (p.Strength == 1 || p.Strength == 2):
+		loser := map[string]string{"A": "B", "B": "A"}[p.Winner]
+		return p.Winner + strings.Repeat(">", p.Strength) + loser
+	}
+	return fmt.Sprintf("Preference{%q, %d}", p.Winner, p.Strength)
+}
+
+// Swapped returns p with A and B exchanged: game 2's preference in game
+// 1's order.
+func (p Preference) Swapped() Preference {
+	switch p.Winner {
+	case "A":
+		p.Winner = "B"
+	case "B":
+		p.Winner = "A"
+	}
+	return p
+}
+
+// JudgeTool is a tool a judge may call while judging: a name, what it
+// does, the JSON Schema of its arguments, and the function that runs it
+// (never recorded; a replayed verdict does not run it).
+type JudgeTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	// Run runs the tool with the arguments the model wrote (a JSON
+	// object) and returns what the model reads. An error is sent to the
+	// model as the tool's failure, and kept in the call.
+	Run func(ctx context.Context, args json.RawMessage) (string, error) `json:"-"`
+}
+
+// JudgeToolCall is one call a judge made to a tool while judging.
+type JudgeToolCall struct {
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args,omitempty"`
+	Result string          `json:"result,omitempty"`
+	// Error is the tool's failure, when it failed.
+	Error string `json:"error,omitempty"`
 }
 
 // CriterionScore is one criterion's score in a multi-dimension verdict.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -78,7 +79,9 @@ type PanelJudge struct {
 //
 // The verdict keeps every member's vote in Votes, and says in Reasoning how
 // the votes went and how far apart the scores were (their spread, max − min,
-// in [0,1]; also Verdict.Spread). PanelAgreement measures the judges'
+// in [0,1]; also Verdict.Spread); its Fields are the verdict-object fields
+// every counted vote gives alike. Under WithVoteCheck each member's verdict
+// is checked first. PanelAgreement measures the judges'
 // agreement over a run of such verdicts (Krippendorff's alpha). A panel
 // is an Identifier when all its judges are, so a recording keys on every
 // member. After the multi-judge setups of
@@ -132,6 +135,19 @@ func (p *PanelJudge) Judge(ctx context.Context, req JudgeRequest) (Verdict, erro
 	if err != nil {
 		return Verdict{}, fmt.Errorf("evalkit: panel (%s): %w", p.agg, err)
 	}
+	if p.agg != Majority {
+		v.Fields = agreedFields(valid)
+	}
+	if p.agg == Mean || p.agg == Median || p.agg == Min {
+		// What every vote says alike, beside the score: the label, the
+		// pass/fail.
+		if slices.IndexFunc(valid, func(o Verdict) bool { return o.Label != valid[0].Label }) < 0 {
+			v.Label = valid[0].Label
+		}
+		if pass, err := agreedPass(valid); err == nil {
+			v.Passed = pass
+		}
+	}
 	v.Votes = votes
 	v.Reasoning = summarizeVotes(votes, p.agg)
 	for _, vote := range valid {
@@ -176,6 +192,12 @@ func castVote(ctx context.Context, i int, j Judge, req JudgeRequest) (vote Vote)
 		vote.Err = err.Error()
 		return vote
 	}
+	if check, ok := ctx.Value(voteCheckKey{}).(func(Verdict) (Verdict, error)); ok {
+		if v, err = check(v); err != nil {
+			vote.Err = err.Error()
+			return vote
+		}
+	}
 	if v.Scored && (math.IsNaN(v.Score) || v.Score < 0 || v.Score > 1) {
 		vote.Err = fmt.Sprintf("score %v is outside [0,1]", v.Score)
 		return vote
@@ -212,6 +234,7 @@ func (p *PanelJudge) combine(valid []Verdict, scale Scale) (Verdict, error) {
 			return v, err
 		}
 		v.Label = members[0].Label
+		v.Fields = agreedFields(members)
 		if v.Passed, err = agreedPass(members); err != nil {
 			return v, err
 		}
@@ -338,6 +361,33 @@ func summarizeVotes(votes []Vote, agg Aggregate) string {
 		s += fmt.Sprintf("; spread %.2f", hi-lo)
 	}
 	return s
+}
+
+// voteCheckKey keys the vote check WithVoteCheck puts in a context.
+type voteCheckKey struct{}
+
+// WithVoteCheck returns ctx carrying check, which a Panel judging under it
+// applies to each member's verdict, as a grader checks a single judge's: a
+// member whose verdict check rejects is missing data (its error kept in
+// the vote), and the verdict check returns is the member's vote. Package
+// assert checks each vote against the request's verdict schema this way.
+func WithVoteCheck(ctx context.Context, check func(Verdict) (Verdict, error)) context.Context {
+	return context.WithValue(ctx, voteCheckKey{}, check)
+}
+
+// agreedFields are the verdict-object fields every vote gives alike: a
+// panel's Fields, which grading by a field reads. Nil when none are.
+func agreedFields(vs []Verdict) map[string]any {
+	var out map[string]any
+	for k, val := range vs[0].Fields {
+		if slices.IndexFunc(vs[1:], func(o Verdict) bool { x, ok := o.Fields[k]; return !ok || !reflect.DeepEqual(x, val) }) < 0 {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[k] = val
+		}
+	}
+	return out
 }
 
 // Identity implements Identifier when every judge of the panel does: the

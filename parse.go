@@ -98,8 +98,12 @@ const rankingKey = "ordered_models"
 // the end of the answer. The search for JSON objects reads the same
 // fences, so the two agree on what is code.
 //
-// A verdict inside a fence is never the answer's verdict (an answer with
-// verdicts only there has none), but it may contradict it: the judge may
+// A verdict inside a fence is not the answer's verdict, with one
+// exception: when no verdict outside fences competes, a verdict line alone
+// in a closed fence that ends the answer, or on the last line of a fence
+// never closed (quoted code that opened one), is the verdict, if every
+// verdict inside fences agrees with it. A verdict in a fence may also
+// contradict the answer's verdict: the judge may
 // quote an output that grades itself. Inside a closed fence only verdict
 // lines count: a score line as below, or a bracketed verdict alone on its
 // line after at most words naming a verdict ("[[2]]", "Rating: [[2]]",
@@ -117,7 +121,8 @@ const rankingKey = "ordered_models"
 // Outside fences, the text's verdicts are:
 //
 //   - a bracketed score, as MT-Bench's judge prompts ask, anywhere in a
-//     line: a number, or a fraction whose denominator is the scale's Max;
+//     line: a number, or a fraction whose denominator is the scale's Max,
+//     after at most "Rating:" or "Score:" ("[[Rating: 8]]", "[[Rating: [[9]]]]");
 //     a denominator right after the brackets ("[[4]] out of 5", "[[4]]/5",
 //     "[[4]] (out of 5)") is the fraction's, and must be the Max too;
 //   - a bracketed pairwise label, uppercase A, B or C (C is a tie), into
@@ -147,7 +152,8 @@ const rankingKey = "ordered_models"
 // The same verdict may be repeated; two different ones are an error
 // ("conflicting"), and so is a score beside a label. Brackets holding
 // anything else ("[[rating]]", code such as "[[1, 2], [3, 4]]") are not
-// verdicts; Arena-Hard's "[[A>B]]" is an error, as it is not read.
+// verdicts; Arena-Hard's "[[A>B]]" is an error here (read it with a
+// declared format: ParseVerdictFor and package verdicts).
 //
 // Everything else is an error: empty text; FastChat's "$ERROR$" marker of a
 // failed judge call; an answer cut off inside a JSON value or inside "[[";

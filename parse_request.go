@@ -6,8 +6,10 @@ import (
 	"github.com/evalkit-go/evalkit/internal/jsonx"
 )
 
-// ParseVerdictFor reads the verdict a judge wrote in answer to req. For a
-// request without a VerdictSchema it is ParseVerdict(raw, req.Scale).
+// ParseVerdictFor reads the verdict a judge wrote in answer to req. A
+// request with a Format is read by that format's rule (req.Format.Parse on
+// req.Scale.OrDefault()). For a request with neither a Format nor a
+// VerdictSchema it is ParseVerdict(raw, req.Scale).
 //
 // For a request with one — structured output, as a metric step asks for
 // its items (JudgeRequest.Metric) — an answer that is one JSON object and
@@ -19,6 +21,17 @@ import (
 // ParseVerdict reads them, errors included. Any other answer is read by
 // ParseVerdict: JSON in prose is never trusted without a verdict field.
 func ParseVerdictFor(req JudgeRequest, raw string) (Verdict, error) {
+	if req.Format != nil {
+		if err := req.Scale.OrDefault().Validate(); err != nil {
+			return Verdict{}, err
+		}
+		v, err := req.Format.Parse(raw, req.Scale.OrDefault())
+		if err != nil {
+			return Verdict{}, err
+		}
+		v.Raw = raw
+		return v, nil
+	}
 	if len(req.VerdictSchema) == 0 {
 		return ParseVerdict(raw, req.Scale)
 	}

@@ -282,7 +282,8 @@ func TestParseVerdictErrors(t *testing.T) {
 		{"single bracket", "I rate it [8].", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "I rate it [8]."`},
 		{"lower-case label", "Verdict: [[a]]", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); the answer ends "Verdict: [[a]]"`},
 		{"bare number", "\n5.0", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); a bare number (5.0) does not say it is a score: want [[5.0]] or "Rating: 5.0"; the answer ends "5.0"`},
-		{"verdict only inside a code fence", "```\nRating: [[8]]\n```", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[8]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "` + "```\\nRating: [[8]]\\n```" + `"`},
+		{"verdict inside a code fence with more after it", "```\nRating: [[8]]\n```\nThat is all.", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[8]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "` + "```\\nRating: [[8]]\\n```\\nThat is all." + `"`},
+		{"verdict inside a final code fence with code", "```\nx = 1\nRating: [[8]]\n```", ten, `no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[8]] at line 3 is inside a code fence, where verdicts are not read; the answer ends "` + "```\\nx = 1\\nRating: [[8]]\\n```" + `"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -384,6 +385,14 @@ func TestParseVerdictFences(t *testing.T) {
 		{"a json fence opened mid-line", "Here is my verdict: ```json\n{\"score\": 7, \"reasoning\": \"Ok.\"}\n```", verdictWant{raw: 7, scored: true, reasoning: "Ok."}, true},
 		{"CRLF lines around an inline close", "```python\r\ngrid = [[3]]\r\nx = {\"score\": 2}```\r\nRating: [[8]]\r\n", verdictWant{raw: 8, scored: true}, false},
 		{"inline code is not a fence", "Wrap it in ```json``` fences.\nRating: [[8]]", verdictWant{raw: 8, scored: true}, false},
+		// A verdict alone in a fence that ends the answer, or on the last
+		// line of a fence never closed, is read when nothing competes.
+		{"a verdict alone in its own final fence", "The answer is right.\n```\nRating: [[8]]\n```", verdictWant{raw: 8, scored: true}, false},
+		{"a label alone in its own final fence", "B is better.\n```\n[[B]]\n```\n", verdictWant{label: "B"}, false},
+		{"a verdict after a fence opened mid-line and never closed", "The code ends with ```\nRating: [[8]]", verdictWant{raw: 8, scored: true}, false},
+		{"a longer closing fence closes (CommonMark)", "```\nx = [[9]]\n`````\nRating: [[3]]", verdictWant{raw: 3, scored: true}, false},
+		{"a shorter closing fence does not close (CommonMark)", "````\nx = 1\n```\nRating: [[3]]", verdictWant{raw: 3, scored: true}, false},
+		{"a verdict after quoted code whose fence never closed", "It wrote:\n```python\ndef f():\n    return [1]\n\nRating: [[3]]", verdictWant{raw: 3, scored: true}, false},
 		{"backticks in a JSON string open no fence", "Rating: [[8]]\n{\"reasoning\": \"wrap code in ```\", \"score\": 8}\nAgain: [[8]]", verdictWant{raw: 8, scored: true}, false},
 	}
 	for _, tt := range reads {
@@ -404,8 +413,10 @@ func TestParseVerdictFences(t *testing.T) {
 		// verdict after it cannot be told from code, so it is not read.
 		{"a fence opened mid-line and cut off is code", "The agent's fix: ```python\ngrid = [[3]]\n",
 			`no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[3]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "The agent's fix: ` + "```" + `python\ngrid = [[3]]"`},
-		{"a verdict after a fence opened mid-line and never closed", "The code ends with ```\nRating: [[8]]",
-			`no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[8]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "The code ends with ` + "```" + `\nRating: [[8]]"`},
+		{"a fence a shorter one does not close holds a competing verdict", "````\nx = [[9]]\n```\nRating: [[3]]",
+			`no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[9]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "` + "````" + `\nx = [[9]]\n` + "```" + `\nRating: [[3]]"`},
+		{"a verdict in a fence never closed, beside another", "```\nRating: [[8]]\nRating: [[3]]",
+			`no verdict this parser can read with certainty (it reads a JSON object with a score, label or pass field, [[8]], [[A]], or a line "Score: 8"); [[8]] at line 2 is inside a code fence, where verdicts are not read; the answer ends "` + "```" + `\nRating: [[8]]\nRating: [[3]]"`},
 		{"a JSON verdict on a json fence's opening line", "```json {\"score\": 8 \"x\": 1}\n```",
 			`the answer looks like a JSON verdict (key "score" at line 1) but no JSON object could be read: the ` + "```" + `json fence at line 1 is not valid JSON: invalid character '"' after object key:value pair at line 1, column 21`},
 	}

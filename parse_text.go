@@ -34,6 +34,9 @@ func parseTextVerdict(raw string, fs []jsonx.Fence, scale Scale, found jsonx.Fou
 	case err != nil:
 		return Verdict{}, err
 	case !ok:
+		if v, ok := tv.lastFenceVerdict(raw, fs, scale); ok {
+			return v, nil
+		}
 		return Verdict{}, noVerdict(raw, tv.inFence, "")
 	}
 	switch fc, has, err := tv.fenceClaim(scale); {
@@ -43,6 +46,47 @@ func parseTextVerdict(raw string, fs []jsonx.Fence, scale Scale, found jsonx.Fou
 		return Verdict{}, unreadable("conflicting verdicts: %s, and %s", tv.said(), fc.says())
 	}
 	return v, nil
+}
+
+// lastFenceVerdict reads a verdict the judge put in a code fence at the
+// end of its answer, when no verdict outside fences competes with it: the
+// body of a closed fence that ends the answer is that verdict alone (a
+// verdict line, see fenceVerdictLine), or the last line of a fence never
+// closed is one (an opening fence in quoted code left the rest of the
+// answer inside it). Every verdict inside fences must agree with it.
+func (tv *textVerdicts) lastFenceVerdict(raw string, fs []jsonx.Fence, scale Scale) (Verdict, bool) {
+	if len(fs) == 0 || tv.fence.conflict != nil {
+		return Verdict{}, false
+	}
+	f := fs[len(fs)-1]
+	body := strings.TrimSpace(raw[f.BodyStart:f.BodyEnd])
+	if f.Closed {
+		if strings.TrimSpace(raw[f.End:]) != "" || strings.Contains(body, "\n") {
+			return Verdict{}, false
+		}
+	} else {
+		body = strings.TrimSpace(body[strings.LastIndexByte(body, '\n')+1:])
+	}
+	r, ok := fenceVerdictLine(body)
+	if !ok {
+		return Verdict{}, false
+	}
+	fc, has, err := tv.fenceClaim(scale)
+	var v Verdict
+	switch {
+	case err != nil || !has:
+		return Verdict{}, false
+	case r.isLabel:
+		v.Label = r.label
+	default:
+		if v.setScore(r, scale) != nil {
+			return Verdict{}, false
+		}
+	}
+	if !(claim{v: v}).agrees(fc) {
+		return Verdict{}, false
+	}
+	return v, true
 }
 
 // textVerdicts is what scanText found in the text outside code fences.
@@ -380,8 +424,23 @@ func brackets(line string, fn func(content, after string) bool) {
 }
 
 // bracketVerdict reads the content of "[[...]]": a score ("8", "8.5",
-// "8/10") or a pairwise label ("A", "B", "C").
+// "8/10"), after at most a "Rating:" or "Score:" inside the brackets
+// ("[[Rating: 8]]"; doubled, "[[Rating: [[9]]]]" holds "Rating: [[9"), or
+// a pairwise label ("A", "B", "C").
 func bracketVerdict(content string) (reading, bool) {
+	for _, w := range []string{"rating", "score"} {
+		if hasPrefixFold(content, w) {
+			rest := strings.TrimLeft(content[len(w):], " \t")
+			if !strings.HasPrefix(rest, ":") {
+				return reading{}, false
+			}
+			num := strings.TrimLeft(rest[1:], " \t[")
+			if n, d, k := scanScore(num); k > 0 && k == len(num) {
+				return reading{score: n, denom: d, kind: 'b', as: content}, true
+			}
+			return reading{}, false
+		}
+	}
 	if num, denom, n := scanScore(content); n > 0 && n == len(content) {
 		return reading{score: num, denom: denom, kind: 'b', as: content}, true
 	}

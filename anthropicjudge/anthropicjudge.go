@@ -264,6 +264,9 @@ func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 	if j.missingKey != "" {
 		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %s is not set: the judge needs an API key to call %s", j.missingKey, judgehttp.RedactURL(j.endpoint))
 	}
+	if len(req.Tools) > 0 {
+		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: the request gives the judge tools (JudgeRequest.Tools), which this judge does not run: use openaijudge for a tool-using judge")
+	}
 	msgs, err := judgeprompt.Render(req)
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: %w", err)
@@ -279,7 +282,7 @@ func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 	if req.Model != "" {
 		model = req.Model
 	}
-	body, err := json.Marshal(j.request(model, msgs, schema))
+	body, err := json.Marshal(j.request(model, msgs, schema, req.Format))
 	if err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("anthropicjudge: encoding the request: %w", err)
 	}

@@ -23,7 +23,9 @@
 // What constrained decoding would add — a guarantee of the schema —
 // ParseVerdict checks anyway: an answer it cannot read is an error, never a
 // verdict. (A forced tool call cannot be combined with extended thinking,
-// which this judge never turns on.)
+// which this judge never turns on.) A request that declares a verdict
+// format (JudgeRequest.Format, package verdicts) asks for it as text, with
+// no tool, and the reply's text is read by that format's rule.
 //
 // The request also carries the headers x-api-key and anthropic-version:
 // 2023-06-01, temperature 0 (WithoutTemperature for models that reject it,

@@ -13,13 +13,13 @@ import (
 
 // messagesRequest is the body of POST /v1/messages.
 type messagesRequest struct {
-	Model       string     `json:"model"`
-	MaxTokens   int        `json:"max_tokens"`
-	System      string     `json:"system,omitempty"`
-	Messages    []message  `json:"messages"`
-	Temperature *float64   `json:"temperature,omitempty"`
-	Tools       []tool     `json:"tools"`
-	ToolChoice  toolChoice `json:"tool_choice"`
+	Model       string      `json:"model"`
+	MaxTokens   int         `json:"max_tokens"`
+	System      string      `json:"system,omitempty"`
+	Messages    []message   `json:"messages"`
+	Temperature *float64    `json:"temperature,omitempty"`
+	Tools       []tool      `json:"tools,omitempty"`
+	ToolChoice  *toolChoice `json:"tool_choice,omitempty"`
 }
 
 type message struct {
@@ -42,16 +42,19 @@ type toolChoice struct {
 // prompt itself says how to grade.
 const toolDescription = "Record your verdict on the content under review: your assessment first, then the score, in the shape the schema gives."
 
-func (j *Judge) request(model string, msgs judgeprompt.Messages, schema json.RawMessage) messagesRequest {
-	return messagesRequest{
+func (j *Judge) request(model string, msgs judgeprompt.Messages, schema json.RawMessage, format evalkit.Format) messagesRequest {
+	r := messagesRequest{
 		Model:       model,
 		MaxTokens:   j.maxTokens,
 		System:      msgs.System,
 		Messages:    []message{{Role: "user", Content: msgs.User}},
 		Temperature: j.temperature,
-		Tools:       []tool{{Name: judgeprompt.SchemaName, Description: toolDescription, InputSchema: schema}},
-		ToolChoice:  toolChoice{Type: "tool", Name: judgeprompt.SchemaName},
 	}
+	if format == nil { // a declared verdict format is text: no tool
+		r.Tools = []tool{{Name: judgeprompt.SchemaName, Description: toolDescription, InputSchema: schema}}
+		r.ToolChoice = &toolChoice{Type: "tool", Name: judgeprompt.SchemaName}
+	}
+	return r
 }
 
 // messagesResponse is the part of a Messages reply the judge reads.

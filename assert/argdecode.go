@@ -2,20 +2,33 @@ package assert
 
 import (
 	"encoding/json"
+	"strconv"
 	"unicode/utf8"
 )
 
 // quickNumbersJSON decodes the common shape of tool-call arguments — an
-// object or array of strings without escapes, numbers, booleans, null and
-// nested objects and arrays — to exactly what decodeNumbersJSON's
-// json.Decoder (with UseNumber) gives, without it: the decoder was 8% of
-// the chain benchmark's profile, tool_args decoding every call of its
-// tool. ok is false for anything else (an escape, a control character,
+// object or array of strings, numbers, booleans, null and nested objects
+// and arrays — to exactly what decodeNumbersJSON's json.Decoder (with
+// UseNumber) gives, without it: the decoder was 8% of the chain
+// benchmark's profile, tool_args decoding every call of its tool. ok is
+// false for anything else (a surrogate escape, a control character,
 // invalid UTF-8, deep nesting, a top-level scalar, trailing data, any
 // syntax error), and the caller decodes with encoding/json as before, so
 // every error and every unusual value is encoding/json's.
 func quickNumbersJSON(data []byte) (v any, ok bool) {
-	d := quickDecoder{data: data}
+	return quickJSON(data, false)
+}
+
+// quickPlainJSON is quickNumbersJSON with numbers as float64, as
+// json.Unmarshal decodes into an any (a number beyond float64 is left to
+// it, which refuses it): how the JSON checks decode an answer once for
+// all of them (decodeJSON), a quarter of the corpus chain's profile.
+func quickPlainJSON(data []byte) (v any, ok bool) {
+	return quickJSON(data, true)
+}
+
+func quickJSON(data []byte, floats bool) (v any, ok bool) {
+	d := quickDecoder{data: data, floats: floats}
 	d.space()
 	if d.i >= len(d.data) || (d.data[d.i] != '{' && d.data[d.i] != '[') {
 		return nil, false
@@ -32,8 +45,10 @@ func quickNumbersJSON(data []byte) (v any, ok bool) {
 const maxQuickDepth = 32
 
 type quickDecoder struct {
-	data []byte
-	i    int
+	data   []byte
+	i      int
+	floats bool   // numbers as float64, else json.Number
+	buf    []byte // scratch for unescaping
 }
 
 func (d *quickDecoder) space() {
@@ -143,8 +158,9 @@ func (d *quickDecoder) literal(word string) bool {
 	return true
 }
 
-// str reads a string without escapes or control characters, in valid
-// UTF-8.
+// str reads a string without control characters, in valid UTF-8, whose
+// escapes are not surrogates (encoding/json has rules of its own for
+// those, and for invalid bytes).
 func (d *quickDecoder) str() (string, bool) {
 	if d.i >= len(d.data) || d.data[d.i] != '"' {
 		return "", false
@@ -160,11 +176,87 @@ func (d *quickDecoder) str() (string, bool) {
 			}
 			d.i = j + 1
 			return string(s), true
-		case c == '\\' || c < 0x20:
+		case c == '\\':
+			if !ascii && !utf8.Valid(d.data[start:j]) {
+				return "", false
+			}
+			return d.unescape(start, j)
+		case c < 0x20:
 			return "", false
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
+	}
+	return "", false
+}
+
+// unescape reads the rest of a string from its first escape at j, its
+// text starting at start.
+func (d *quickDecoder) unescape(start, j int) (string, bool) {
+	b := append(d.buf[:0], d.data[start:j]...)
+	for j < len(d.data) {
+		c := d.data[j]
+		switch {
+		case c == '"':
+			d.i, d.buf = j+1, b
+			return string(b), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			run := j
+			for j < len(d.data) && d.data[j] != '"' && d.data[j] != '\\' && d.data[j] >= 0x20 {
+				j++
+			}
+			if !utf8.Valid(d.data[run:j]) {
+				return "", false
+			}
+			b = append(b, d.data[run:j]...)
+			continue
+		}
+		if j+1 >= len(d.data) {
+			return "", false
+		}
+		switch e := d.data[j+1]; e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			if j+6 > len(d.data) {
+				return "", false
+			}
+			var r rune
+			for _, h := range d.data[j+2 : j+6] {
+				switch {
+				case '0' <= h && h <= '9':
+					h -= '0'
+				case 'a' <= h && h <= 'f':
+					h -= 'a' - 10
+				case 'A' <= h && h <= 'F':
+					h -= 'A' - 10
+				default:
+					return "", false
+				}
+				r = r<<4 | rune(h)
+			}
+			if r >= 0xD800 && r < 0xE000 {
+				return "", false // surrogates: encoding/json's rules
+			}
+			b = utf8.AppendRune(b, r)
+			j += 6
+			continue
+		default:
+			return "", false
+		}
+		j += 2
 	}
 	return "", false
 }
@@ -197,6 +289,10 @@ func (d *quickDecoder) number() (any, bool) {
 		if !d.digits() {
 			return nil, false
 		}
+	}
+	if d.floats {
+		f, err := strconv.ParseFloat(string(d.data[start:d.i]), 64)
+		return f, err == nil // out of range: encoding/json refuses it
 	}
 	return json.Number(d.data[start:d.i]), true
 }

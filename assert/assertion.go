@@ -10,8 +10,10 @@ import (
 
 // Assertion applies a score threshold to a score-emitting check, as
 // PromptKit's "type: assertion" wrapper: it passes when the score is at
-// least MinScore and at most MaxScore (in [0,1], inclusive; set one or
-// both). Score-emitting checks hold no thresholds of their own; the
+// least MinScore and at most MaxScore (in [0,1], inclusive). With neither
+// set, the score must be 1, as PromptKit's default (min_score 1.0): a judge
+// or classifier scoring in [0,1) then never passes, so give a bound for
+// those. Score-emitting checks hold no thresholds of their own; the
 // assertion does.
 //
 // On a judged check (LLMJudge, LLMJudgeToolCalls) the threshold grades the
@@ -56,8 +58,8 @@ func buildAssertion(p *params) (Check, error) {
 			*b.dst = &f
 		}
 	}
-	if evalType == "assertion" {
-		return nil, p.err("eval_type", "an assertion cannot wrap an assertion")
+	if evalType == "assertion" || evalType == "guardrail" {
+		return nil, p.err("eval_type", "%s cannot wrap %s: it wraps the check that scores", p.check, evalType)
 	}
 	if p.reg == nil {
 		return nil, p.err("eval_type", "an assertion builds its check through a registry")
@@ -79,10 +81,8 @@ func (a Assertion) validate() error {
 	if a.Eval == nil {
 		return paramErr("assertion", "eval_type", "required: the check to apply the threshold to")
 	}
-	if a.MinScore == nil && a.MaxScore == nil {
-		return paramErr("assertion", "min_score", "required: give min_score, max_score or both")
-	}
-	if err := validateThreshold("assertion", a.MinScore, a.MaxScore); err != nil {
+	lo, hi := a.bounds()
+	if err := validateThreshold("assertion", lo, hi); err != nil {
 		return err
 	}
 	if vc, ok := a.Eval.(verdicter); ok && vc.judging().passing.hasCriterion() {
@@ -104,7 +104,8 @@ func (a Assertion) Check(ctx context.Context, tr *evalkit.Transcript) (Result, e
 		if err != nil {
 			return Result{}, err
 		}
-		g, err := gradeScore(j.check, v, a.MinScore, a.MaxScore)
+		lo, hi := a.bounds()
+		g, err := gradeScore(j.check, v, lo, hi)
 		if err != nil {
 			return Result{}, err
 		}
@@ -120,10 +121,89 @@ func (a Assertion) Check(ctx context.Context, tr *evalkit.Transcript) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	g, err := gradeScore("assertion", evalkit.Verdict{Score: clamp01(res.Score), Scored: true}, a.MinScore, a.MaxScore)
+	lo, hi := a.bounds()
+	g, err := gradeScore("assertion", evalkit.Verdict{Score: clamp01(res.Score), Scored: true}, lo, hi)
 	if err != nil {
 		return Result{}, err
 	}
 	details := append([]Detail{{"check", res.Summary}}, res.Details...)
-	return Result{Passed: g.passed, Score: clamp01(res.Score), Summary: g.summary, Details: details, Diff: res.Diff}, nil
+	return Result{Passed: g.passed, Score: clamp01(res.Score), Summary: g.summary, Details: details, Diff: res.Diff, lazyDiff: res.lazyDiff}, nil
+}
+
+// bounds are the assertion's score bounds: MinScore and MaxScore, or a
+// minimum of 1 when neither is set (PromptKit's default).
+func (a Assertion) bounds() (lo, hi *float64) {
+	if a.MinScore == nil && a.MaxScore == nil {
+		one := 1.0
+		return &one, nil
+	}
+	return a.MinScore, a.MaxScore
+}
+
+// Guardrail applies a guardrail's threshold to a score-emitting check, as
+// PromptKit's "type: guardrail" wrapper: the guardrail triggers when the
+// score is below MinScore or above MaxScore (with neither, below 1), and
+// the check passes when it does not trigger. Scoring is an Assertion's
+// (same bounds, same errors: a check that cannot score is an error, never
+// a silent block or pass). Action is PromptKit's action ("block" when
+// empty, "warn", ...), kept in the "action" detail: in a test a triggered
+// guardrail fails whatever its action.
+//
+// Registry type "guardrail", params: eval_type (required), eval_params,
+// min_score, max_score, action.
+type Guardrail struct {
+	Eval               Check
+	MinScore, MaxScore *float64
+	Action             string
+}
+
+func buildGuardrail(p *params) (Check, error) {
+	action, _, err := p.str(false, "action")
+	if err != nil {
+		return nil, err
+	}
+	a, err := buildAssertion(p)
+	if err != nil {
+		return nil, err
+	}
+	as := a.(Assertion)
+	return Guardrail{Eval: as.Eval, MinScore: as.MinScore, MaxScore: as.MaxScore, Action: action}, nil
+}
+
+func (g Guardrail) assertion() Assertion {
+	return Assertion{Eval: g.Eval, MinScore: g.MinScore, MaxScore: g.MaxScore}
+}
+
+func (g Guardrail) validate() error { return g.assertion().validate() }
+
+// Check implements Check.
+func (g Guardrail) Check(ctx context.Context, tr *evalkit.Transcript) (Result, error) {
+	res, err := g.assertion().Check(ctx, tr)
+	if err != nil {
+		return Result{}, err
+	}
+	action := g.Action
+	if action == "" {
+		action = "block"
+	}
+	if res.Passed {
+		res.Summary = "guardrail not triggered: " + res.Summary
+	} else {
+		res.Summary = "guardrail triggered (" + action + "): " + res.Summary
+	}
+	res.Details = append(res.Details, Detail{"action", action})
+	return res, nil
+}
+
+// Score runs c for its score alone, with no threshold to pass or fail it:
+// a score emitter's (a classifier check's, an external evaluator's, whose
+// Check is an error wrapping ErrNoThreshold) and any other check's
+// Result. The Result's Passed then means only that a score was measured.
+// As PromptKit's evals, which emit a score for metrics and hold no
+// pass/fail. Errors are the check's.
+func Score(ctx context.Context, c Check, tr *evalkit.Transcript) (Result, error) {
+	if se, ok := c.(scoreEmitter); ok {
+		return se.emitScore(ctx, tr)
+	}
+	return c.Check(ctx, tr)
 }

@@ -82,7 +82,7 @@ func checkParamErr(t *testing.T, err error, param string) {
 
 // outputSize is how much a result says.
 func outputSize(res assert.Result) int {
-	n := len(res.Summary) + len(res.Diff)
+	n := len(res.Summary) + len(res.DiffText())
 	for _, d := range res.Details {
 		n += len(d.Label) + len(d.Text)
 	}

@@ -204,7 +204,11 @@ func TestCosineSimilarity(t *testing.T) {
 		{name: "target not numbers", tr: withEmbedding("0.1,0.2"), check: "cosine_similarity", params: map[string]any{"reference": []any{1, 0}}, want: ERROR},
 		{name: "no embedding, no embedder", tr: textChat("x"), check: "cosine_similarity", params: map[string]any{"reference": []any{1, 0}}, want: ERROR},
 		{name: "reference_text without an embedder", tr: textChat("x"), check: "cosine_similarity", params: map[string]any{"reference_text": "refund"}, want: ERROR},
-		{name: "min_similarity refused", tr: textChat("x"), check: "cosine_similarity", params: map[string]any{"reference": []any{1}, "min_similarity": 0.8}, want: ERROR, param: "min_similarity"},
+		{name: "min_similarity met, as PromptKit's", tr: withEmbedding([]any{1.0, 1.0}), check: "cosine_similarity", params: map[string]any{"reference": []any{1, 0.9}, "min_similarity": 0.8},
+			want: PASS, summary: "cosine similarity 0.9986, want >= 0.8"},
+		{name: "min_similarity missed", tr: withEmbedding([]any{1.0, 0.0}), check: "cosine_similarity", params: map[string]any{"reference": []any{1, 1}, "min_similarity": 0.8},
+			want: FAIL, summary: "cosine similarity 0.7071, want >= 0.8"},
+		{name: "min_similarity out of range", tr: textChat("x"), check: "cosine_similarity", params: map[string]any{"reference": []any{1}, "min_similarity": 1.5}, want: ERROR, param: "min_similarity"},
 		{name: "both references", tr: textChat("x"), check: "cosine_similarity", params: map[string]any{"reference": []any{1}, "reference_text": "x"}, want: ERROR, param: "reference_text"},
 		{name: "no reference", tr: textChat("x"), check: "cosine_similarity", params: map[string]any{}, want: ERROR, param: "reference"},
 	})

@@ -57,7 +57,7 @@ func anyOrderResult(want []wantCall, ix *callIndex, sc toolScope, noun string) R
 	var (
 		summary   string
 		details   []Detail
-		diff      string
+		diff      *lazyText
 		shown     bool // whether the details already show a call's arguments
 		unmatched int
 	)
@@ -92,7 +92,7 @@ func anyOrderResult(want []wantCall, ix *callIndex, sc toolScope, noun string) R
 		details = append(details, Detail{"unmatched", fmt.Sprintf("… and %d more", more)})
 	}
 	res := fail(score, summary, sc.withScope(append(details, calledDetail(sc.calls)))...)
-	res.Diff = diff
+	res.lazyDiff = diff
 	return res
 }
 
@@ -136,7 +136,7 @@ func orderedResult(want []wantCall, ix *callIndex, sc toolScope, order Order, no
 	}
 	details = append(details, x.details...)
 	res := fail(ratio(k, len(want)), summary, sc.withScope(append(details, sequenceDetail(sc.calls)))...)
-	res.Diff = x.diff
+	res.lazyDiff = x.diff
 	return res
 }
 
@@ -159,7 +159,7 @@ func exactResult(want []wantCall, ix *callIndex, sc toolScope, lists [][]int, of
 	}
 	summary := fmt.Sprintf("matched %d of %s in exact order", matched, plural(len(want), noun))
 	var details []Detail
-	var diff string
+	var diff *lazyText
 	switch {
 	case first >= 0:
 		w, call := want[first], sc.calls[first]
@@ -177,7 +177,7 @@ func exactResult(want []wantCall, ix *callIndex, sc toolScope, lists [][]int, of
 		details = append(details, Detail{"missing", fmt.Sprintf("%s %d %s: only %s", noun, n+1, want[n].label(), plural(n, "call"))})
 	}
 	res := fail(score, summary, sc.withScope(append(details, sequenceDetail(sc.calls)))...)
-	res.Diff = diff
+	res.lazyDiff = diff
 	return res
 }
 

@@ -423,27 +423,40 @@ func (r *resultWant) problem(res *evalkit.ToolResult) string {
 	return ""
 }
 
-// callProblems counts how call falls short of w and describes the first
-// shortfall, got before want; diff is a go-cmp diff of the arguments when
-// they differ. n is 0 when the call meets w.
-func (w wantCall) callProblems(call evalkit.ToolCall, d decodedArgs) (n int, first, diff string) {
+// problemCount is the n of callProblems, counted without describing
+// anything: how the closest call is found among many before the one shown
+// is explained (a go-cmp diff costs a hundred times the count).
+func (w wantCall) problemCount(call evalkit.ToolCall, d decodedArgs) int {
 	if d.err != nil {
-		return 1, strings.Replace(d.err.Error(), "arguments of "+call.Name+" are", "arguments are", 1), ""
+		return 1
 	}
-	got := d.args
-	if w.exact {
-		got = stripPaths(d.args, w.ignore).(map[string]any)
+	ad := argDiff{exact: w.exact}
+	ad.walk(w.args, w.gotArgs(d))
+	n := ad.n
+	for _, p := range w.argsMatch {
+		if !patternHolds(p, d.args) {
+			n++
+		}
 	}
+	if w.result.problem(call.Result) != "" {
+		n++
+	}
+	return n
+}
+
+// callProblems counts how call falls short of w and describes the first
+// shortfall, got before want. n is 0 when the call meets w, and equals
+// problemCount.
+func (w wantCall) callProblems(call evalkit.ToolCall, d decodedArgs) (n int, first string) {
+	if d.err != nil {
+		return 1, strings.Replace(d.err.Error(), "arguments of "+call.Name+" are", "arguments are", 1)
+	}
+	got := w.gotArgs(d)
 	ad := argDiff{exact: w.exact}
 	ad.walk(w.args, got)
 	if ad.n > 0 {
 		n = ad.n
 		first = firstArgDiff(w.args, got, w.exact)
-		if w.exact {
-			diff = boundDiff(diffExact(w.args, got))
-		} else {
-			diff = boundDiff(diffSubset(w.args, got))
-		}
 	}
 	for _, p := range w.argsMatch {
 		if pr := patternProblem(p, d.args); pr != "" {
@@ -459,7 +472,39 @@ func (w wantCall) callProblems(call evalkit.ToolCall, d decodedArgs) (n int, fir
 		}
 		n++
 	}
-	return n, first, diff
+	return n, first
+}
+
+// gotArgs is what of a call's readable arguments w compares: all of them,
+// or with ExactArgs those IgnoreFields leaves.
+func (w wantCall) gotArgs(d decodedArgs) map[string]any {
+	if w.exact {
+		return stripPaths(d.args, w.ignore).(map[string]any)
+	}
+	return d.args
+}
+
+// argsDiffer reports whether a call's readable arguments differ from
+// w's, which argsDiff then shows.
+func (w wantCall) argsDiffer(d decodedArgs) bool {
+	if d.err != nil {
+		return false
+	}
+	ad := argDiff{exact: w.exact}
+	ad.walk(w.args, w.gotArgs(d))
+	return ad.n > 0
+}
+
+// argsDiff is a go-cmp diff of w's arguments against a call's (see
+// argsDiffer). It is built only for the call a failure shows, and only
+// when the diff is read (Result.DiffText): one diff costs more than the
+// rest of the check.
+func (w wantCall) argsDiff(d decodedArgs) string {
+	got := w.gotArgs(d)
+	if w.exact {
+		return boundDiff(diffExact(w.args, got))
+	}
+	return boundDiff(diffSubset(w.args, got))
 }
 
 // firstArgDiff is firstDiff, with keys beyond want's counted when exact.

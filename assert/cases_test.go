@@ -83,7 +83,7 @@ func runCases(t *testing.T, cases []evalCase) {
 				testify.Equal(t, tc.param, pe.Param)
 			}
 			if tc.diff != "" {
-				testify.Contains(t, res.Diff, tc.diff)
+				testify.Contains(t, res.DiffText(), tc.diff)
 			}
 		})
 	}

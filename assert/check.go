@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
@@ -84,7 +85,45 @@ type Result struct {
 	// as {"called", "get_order_details ×1, get_user_details ×2"}.
 	Details []Detail
 	// Diff is a go-cmp diff (-want +got) when structured values differ.
+	// The checks that match tool calls by their arguments (tool_args,
+	// tool_calls_with_args, tool_call_chain) leave it empty and build
+	// their diff when DiffText reads it: one diff costs more than the
+	// check. Read it with DiffText.
 	Diff string
+
+	lazyDiff *lazyText // a diff DiffText builds on first read, or nil
+}
+
+// DiffText returns the result's diff: Diff, or the diff the check left to
+// be built when read, built now (once for every copy of the result, safe
+// for concurrent use); "" when there is none.
+func (r Result) DiffText() string {
+	if r.Diff != "" || r.lazyDiff == nil {
+		return r.Diff
+	}
+	return r.lazyDiff.get()
+}
+
+// lazyText is text built the first time it is read.
+type lazyText struct {
+	once  sync.Once
+	build func() string
+	text  string
+}
+
+// deferText returns build's text as lazyText, or nil for a nil build.
+func deferText(build func() string) *lazyText {
+	if build == nil {
+		return nil
+	}
+	return &lazyText{build: build}
+}
+
+func (l *lazyText) get() string {
+	l.once.Do(func() {
+		l.text, l.build = l.build(), nil
+	})
+	return l.text
 }
 
 // Detail is one labelled line of a Result: Label is a fixed lower-case word

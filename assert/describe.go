@@ -320,7 +320,12 @@ func (a Assertion) Describe() string {
 	case a.MaxScore != nil:
 		bound = "a score <= " + fmtBound(*a.MaxScore)
 	default:
-		bound = "a score (no threshold set)"
+		bound = "a score of 1 (no threshold set)"
 	}
 	return describeLine(inner + ", with " + bound)
+}
+
+// Describe implements Describer.
+func (g Guardrail) Describe() string {
+	return describeLine("the guardrail on " + strings.TrimSuffix(g.assertion().Describe(), ".") + " does not trigger")
 }

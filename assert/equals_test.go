@@ -213,7 +213,7 @@ func TestEqualsDiff(t *testing.T) {
 	require.NoError(t, err)
 	testify.False(t, res.Passed)
 	testify.Equal(t, `got "  YOUR REFUND WAS ISSUED YESTERDAY\n", want one of "the refund is issued", "Your refund was issued today"`, res.Summary)
-	testify.Equal(t, "string(\n- \"your refund was issued today\",\n+ \"your refund was issued yesterday\",\n)", normalizeDiff(res.Diff))
+	testify.Equal(t, "string(\n- \"your refund was issued today\",\n+ \"your refund was issued yesterday\",\n)", normalizeDiff(res.DiffText()))
 
 	_, err = assert.Equals{}.Check(ctx, textChat("x"))
 	testify.EqualError(t, err, `equals: param "expected": required: want the expected value (nil means not set; set ExpectNull to expect null)`)
@@ -273,7 +273,7 @@ func TestEqualsHugeOutput(t *testing.T) {
 	testify.False(t, res.Passed)
 	testify.Less(t, len(res.Summary), 1000)
 	testify.Contains(t, res.Summary, `AAAB"`)
-	testify.Less(t, len(res.Diff), 5000)
+	testify.Less(t, len(res.DiffText()), 5000)
 }
 
 // The contains family and its aliases take case_sensitive, default false

@@ -233,7 +233,7 @@ func evalResponseOf(check string, fields map[string]any) (EvalResponse, error) {
 // without a threshold: an error telling to add one.
 func evalResult(check string, r EvalResponse, who string) (Result, error) {
 	if r.Passed == nil {
-		return Result{}, fmt.Errorf("%s: the evaluator gave a score (%s) but no passed: give min_score (or wrap the check in an assertion) to grade the score", check, fmtNumber(*r.Score))
+		return Result{}, fmt.Errorf("%s: %w: the evaluator gave a score (%s) but no passed: give min_score (or wrap the check in an assertion) to grade the score", check, ErrNoThreshold, fmtNumber(*r.Score))
 	}
 	score := 0.0
 	if *r.Passed {
@@ -308,7 +308,8 @@ func expandEnv(check, param, value string, allow []string, secrets *[]string) (s
 }
 
 // RESTEval asks an HTTP endpoint to evaluate the output, as PromptKit's
-// rest_eval: it POSTs the EvalRequest as JSON to URL and reads the answer,
+// rest_eval: it sends the EvalRequest as JSON to URL (POST, or Method:
+// PUT, PATCH, or GET with the body, as PromptKit sends it) and reads the answer,
 // a JSON object {"passed": bool, "score": number in [0,1], "reasoning":
 // string}. The evaluator's passed decides, its score is the Result's (1 or
 // 0 by passed when it gives none); an Assertion wrapping the check grades
@@ -328,13 +329,15 @@ func expandEnv(check, param, value string, allow []string, secrets *[]string) (s
 // assertion, is an error too.
 //
 // Registry types "rest_eval" and "rest_eval_session", params: url
-// (required, http or https), method (POST, the only one), headers (an
+// (required, http or https), method (POST, PUT, PATCH or GET), headers (an
 // object of strings), timeout (a duration, "30s", or seconds), criteria,
 // include_messages (default true), include_tool_calls (default false),
 // extra (an object), min_score (the check becomes an Assertion on the
 // score, as PromptKit's rest_eval min_score), scope.
 type RESTEval struct {
-	URL     string
+	URL string
+	// Method is the HTTP method; "" is POST.
+	Method  string
 	Headers map[string]string
 	Timeout time.Duration
 	// Criteria are forwarded in the request.
@@ -430,7 +433,7 @@ func (c RESTEval) call(ctx context.Context, tr *evalkit.Transcript) (EvalRespons
 	}
 	header.Set("Accept", "application/json")
 	who := judgehttp.RedactURL(c.URL)
-	resp, err := postJSON(ctx, check, c.HTTPClient, c.URL, header, body, c.Timeout, 30*time.Second, secrets)
+	resp, err := sendJSON(ctx, check, c.HTTPClient, c.Method, c.URL, header, body, c.Timeout, 30*time.Second, secrets)
 	if err != nil {
 		return EvalResponse{}, who, err
 	}
@@ -444,15 +447,23 @@ func (c RESTEval) call(ctx context.Context, tr *evalkit.Transcript) (EvalRespons
 // postJSON posts body with judgehttp's retries and redaction, within
 // timeout (def when zero), and returns the response body, bounded.
 func postJSON(ctx context.Context, check string, hc *http.Client, endpoint string, header http.Header, body []byte, timeout, def time.Duration, secrets []string) ([]byte, error) {
+	return sendJSON(ctx, check, hc, http.MethodPost, endpoint, header, body, timeout, def, secrets)
+}
+
+// sendJSON is postJSON with the method given ("" is POST).
+func sendJSON(ctx context.Context, check string, hc *http.Client, method, endpoint string, header http.Header, body []byte, timeout, def time.Duration, secrets []string) ([]byte, error) {
 	if timeout == 0 {
 		timeout = def
+	}
+	if method == "" {
+		method = http.MethodPost
 	}
 	u, _ := judgehttp.ParseBaseURL(endpoint)
 	secrets = append(secrets, judgehttp.Secrets("", u, header)...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	client := judgehttp.Client{Name: "POST " + judgehttp.RedactURL(endpoint), HTTP: hc, MaxRetries: 2, AttemptTimeout: timeout, Secrets: secrets}
-	resp, err := client.Post(ctx, endpoint, header, body)
+	client := judgehttp.Client{Name: method + " " + judgehttp.RedactURL(endpoint), HTTP: hc, MaxRetries: 2, AttemptTimeout: timeout, Secrets: secrets}
+	resp, err := client.Send(ctx, method, endpoint, header, body)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", check, ErrEvaluator, judgehttp.RedactError(err, secrets))
 	}

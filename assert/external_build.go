@@ -45,11 +45,19 @@ func readExternal(p *params, check string) (external, error) {
 }
 
 // readTimeout reads a timeout: a Go duration string ("30s", "1m") or a
-// number of seconds.
+// number of seconds, or timeout_ms, a number of milliseconds (PromptKit's
+// exec bindings).
 func readTimeout(p *params) (time.Duration, error) {
-	name, v, ok, err := p.lookup("timeout")
+	name, v, ok, err := p.lookup("timeout", "timeout_ms")
 	if err != nil || !ok {
 		return 0, err
+	}
+	if name == "timeout_ms" {
+		f, isNum := toFloat(v)
+		if !isNum || math.IsNaN(f) || f < 1 || f > 24*3600*1000 {
+			return 0, p.err(name, "want a number of milliseconds from 1 to 86400000, got %s", kindOf(v))
+		}
+		return time.Duration(f * float64(time.Millisecond)), nil
 	}
 	if s, isStr := v.(string); isStr {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
@@ -102,8 +110,12 @@ func buildRESTEval(p *params) (Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	if method != "" && !strings.EqualFold(method, "POST") {
-		return nil, p.err("method", "only POST is supported, got %q", method)
+	switch m := strings.ToUpper(strings.TrimSpace(method)); m {
+	case "", "POST":
+	case "PUT", "PATCH", "GET":
+		c.Method = m
+	default:
+		return nil, p.err("method", "want POST, PUT, PATCH or GET (the request is sent as a JSON body), got %q", method)
 	}
 	headers, _, err := p.object(false, "headers")
 	if err != nil {
@@ -170,7 +182,9 @@ func buildExecEval(p *params) (Check, error) {
 // runtime exec bindings make an exec eval's type name: a case file names
 // the type, the test code holds the command. Its params are ExecEval's
 // but command, args, env and timeout (e's): criteria, include_messages,
-// include_tool_calls, extra, min_score, scope. The registry's WithEnv
+// include_tool_calls, extra, min_score, scope; with e.Protocol
+// "promptkit", any params, sent to the program as they are (min_score and
+// max_score grade its score). The registry's WithEnv
 // names join e.AllowEnv. Registering a name that exists is an error.
 func (r *Registry) RegisterExec(name string, e ExecEval) error {
 	if err := e.validate(); err != nil {
@@ -186,6 +200,20 @@ func (r *Registry) RegisterExec(name string, e ExecEval) error {
 		return fmt.Errorf("assert: check type %q is already registered", name)
 	}
 	t.entries[name] = entry{target: name, build: func(p *params) (Check, error) {
+		if e.Protocol == "promptkit" {
+			// PromptKit's exec evals take params of their own, sent as
+			// they are; min_score and max_score grade the score.
+			c := e
+			c.Type, c.Params = name, map[string]any{}
+			for k, v := range p.m {
+				p.known[k] = true
+				if k != "min_score" && k != "max_score" {
+					c.Params[k] = v
+				}
+			}
+			c.AllowEnv = append(slices.Clone(e.AllowEnv), p.reg.allowEnv...)
+			return withThreshold(p, c)
+		}
 		ext, err := readExternal(p, "exec_eval")
 		if err != nil {
 			return nil, err

@@ -45,6 +45,16 @@ import (
 // code. Registry.RegisterExec binds a type name to a command instead, as
 // PromptKit's runtime exec bindings do.
 type ExecEval struct {
+	// Protocol is the program's protocol: "" for evalkit's (above), or
+	// "promptkit" for PromptKit's exec evals: the program reads {"type",
+	// "params", "content", "context": {"messages", "turn_index",
+	// "tool_calls", "variables", "metadata"}} and writes {"score",
+	// "detail", "data"}, score required in [0,1], which a threshold
+	// grades (min_score, an Assertion; without one the check is an error
+	// wrapping ErrNoThreshold). Type and Params are what it is sent.
+	Protocol         string
+	Type             string
+	Params           map[string]any
 	Command          string
 	Args             []string
 	Env              []string
@@ -75,6 +85,9 @@ func (c ExecEval) validate() error {
 	}
 	if c.Timeout < 0 {
 		return paramErr("exec_eval", "timeout", "want a positive duration, got %v", c.Timeout)
+	}
+	if c.Protocol != "" && c.Protocol != "promptkit" {
+		return paramErr("exec_eval", "protocol", "want \"\" (evalkit's) or \"promptkit\", got %q", c.Protocol)
 	}
 	return nil
 }
@@ -111,7 +124,11 @@ func (c ExecEval) run(ctx context.Context, tr *evalkit.Transcript) (EvalResponse
 	if err != nil {
 		return EvalResponse{}, "", err
 	}
-	input, err := json.Marshal(req)
+	var body any = req
+	if c.Protocol == "promptkit" {
+		body = promptKitExecRequest(c, req, tr)
+	}
+	input, err := json.Marshal(body)
 	if err != nil {
 		return EvalResponse{}, "", fmt.Errorf("%s: encoding the request: %w", check, err)
 	}
@@ -164,7 +181,11 @@ func (c ExecEval) run(ctx context.Context, tr *evalkit.Transcript) (EvalResponse
 	case stdout.over:
 		return fail("%s wrote more than %d bytes", who, maxEvalBody)
 	}
-	r, err := readEvalResponse(check, bytes.TrimSpace(stdout.Bytes()))
+	read := readEvalResponse
+	if c.Protocol == "promptkit" {
+		read = readPromptKitExec
+	}
+	r, err := read(check, bytes.TrimSpace(stdout.Bytes()))
 	if err != nil {
 		return EvalResponse{}, who, judgehttp.RedactError(fmt.Errorf("%w (from %s)", err, who), secrets)
 	}
@@ -196,4 +217,67 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 	}
 	b.Buffer.Write(p)
 	return n, nil
+}
+
+// promptKitExecRequest is PromptKit's exec eval request for req.
+func promptKitExecRequest(c ExecEval, req EvalRequest, tr *evalkit.Transcript) map[string]any {
+	type view struct {
+		Name   string
+		Args   map[string]any
+		Result string
+		Error  string
+		Index  int
+	}
+	msgs := make([]map[string]string, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = map[string]string{"role": m.Role, "content": m.Content}
+	}
+	var calls []view
+	for i, call := range tr.ToolCalls() {
+		v := view{Name: call.Name, Index: i}
+		_ = json.Unmarshal(call.Args, &v.Args)
+		if call.Result != nil {
+			v.Result = call.Result.Content
+			if call.Result.IsError {
+				v.Error = call.Result.Content
+			}
+		}
+		calls = append(calls, v)
+	}
+	turns := 0
+	for _, m := range req.Messages {
+		if m.Role == string(evalkit.RoleUser) {
+			turns++
+		}
+	}
+	ctx := map[string]any{"messages": msgs, "turn_index": max(turns-1, 0)}
+	if len(calls) > 0 {
+		ctx["tool_calls"] = calls
+	}
+	if len(tr.Metadata) > 0 {
+		ctx["metadata"] = tr.Metadata
+	}
+	return map[string]any{"type": c.Type, "params": c.Params, "content": req.CurrentOutput, "context": ctx}
+}
+
+// readPromptKitExec reads PromptKit's exec answer: {"score", "detail",
+// "data"}, score required. It gives no passed: the score is graded by a
+// threshold (min_score, an assertion), as PromptKit's wrappers grade it.
+func readPromptKitExec(check string, body []byte) (EvalResponse, error) {
+	var fields map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&fields); err != nil || fields == nil || dec.More() {
+		return EvalResponse{}, fmt.Errorf("%s: %w: the answer is not one JSON object: %s", check, ErrEvaluator, textnorm.Quote(string(body), 120))
+	}
+	v, ok := fields["score"]
+	f, isNum := toFloat(v)
+	if !ok || !isNum || f < 0 || f > 1 || f != f {
+		return EvalResponse{}, fmt.Errorf("%s: %w: the answer's score is %s, want a number in [0,1]", check, ErrEvaluator, kindOf(v))
+	}
+	r := EvalResponse{Score: &f}
+	if d, ok := fields["detail"].(string); ok {
+		r.Reasoning = d
+	}
+	return r, nil
 }

@@ -29,6 +29,7 @@ type evalServer struct {
 	replies []reply
 	bodies  []map[string]any
 	headers []http.Header
+	methods []string
 }
 
 type reply struct {
@@ -44,7 +45,7 @@ func newEvalServer(t *testing.T, replies ...reply) *evalServer {
 		var body map[string]any
 		_ = json.Unmarshal(data, &body)
 		s.mu.Lock()
-		s.bodies, s.headers = append(s.bodies, body), append(s.headers, r.Header.Clone())
+		s.bodies, s.headers, s.methods = append(s.bodies, body), append(s.headers, r.Header.Clone()), append(s.methods, r.Method)
 		rep := reply{500, `{"error": "no reply scripted"}`}
 		if len(s.replies) > 0 {
 			rep, s.replies = s.replies[0], s.replies[1:]
@@ -121,7 +122,7 @@ func TestRESTEvalErrors(t *testing.T) {
 		{"passed twice after a huge number", reply{200, `{"x": 1e400, "passed": false, "passed": true}`}, `rest_eval: the external evaluator failed: the answer gives "passed" twice`},
 		{"passed in capitals", reply{200, `{"Passed": false, "score": 0.9}`}, `rest_eval: the external evaluator failed: the answer gives "Passed": want passed, in lower case`},
 		{"passed type", reply{200, `{"passed": "yes"}`}, "rest_eval: the external evaluator failed: passed is a string, want true or false"},
-		{"score only", reply{200, `{"score": 0.4}`}, "rest_eval: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
+		{"score only", reply{200, `{"score": 0.4}`}, "rest_eval: no threshold: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,7 +156,7 @@ func TestRESTEvalErrors(t *testing.T) {
 func TestRESTEvalRegistry(t *testing.T) {
 	ctx := context.Background()
 	t.Setenv("EVAL_TOKEN", "tok-secret-123456")
-	srv := newEvalServer(t, reply{200, `{"score": 0.4}`}, reply{200, `{"passed": true}`}, reply{200, `{"passed": true}`})
+	srv := newEvalServer(t, reply{200, `{"score": 0.4}`}, reply{200, `{"passed": true}`}, reply{200, `{"passed": true}`}, reply{200, `{"passed": false}`})
 	reg := assert.NewRegistry().WithEnv("EVAL_TOKEN").WithHTTPClient(srv.Client())
 
 	// PromptKit's min_score: the check becomes an assertion on the score.
@@ -174,9 +175,16 @@ func TestRESTEvalRegistry(t *testing.T) {
 	testify.True(t, res.Passed)
 	testify.Equal(t, "session", srv.body(2)["scope"])
 
+	// PromptKit's method: another than POST sends the same JSON body.
+	res, err = reg.Eval(ctx, "rest_eval", refundRun(), map[string]any{"url": srv.URL, "method": "put"})
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, []string{"POST", "POST", "POST", "PUT"}, srv.methods)
+	testify.Equal(t, "turn", srv.body(3)["scope"])
+	err = assert.NewRegistry().Validate("rest_eval", map[string]any{"url": srv.URL, "method": "DELETE"})
+	testify.EqualError(t, err, `rest_eval: param "method": want POST, PUT, PATCH or GET (the request is sent as a JSON body), got "DELETE"`)
+
 	// The allow-list is the Go code's: a registry without it refuses.
-	err = assert.NewRegistry().Validate("rest_eval", map[string]any{"url": srv.URL, "method": "GET"})
-	testify.EqualError(t, err, `rest_eval: param "method": only POST is supported, got "GET"`)
 	_, err = assert.NewRegistry().Eval(ctx, "rest_eval", refundRun(), map[string]any{"url": srv.URL, "headers": map[string]any{"X-Key": "${EVAL_TOKEN}"}})
 	testify.ErrorContains(t, err, "${EVAL_TOKEN} is not an allowed environment variable")
 	err = assert.Validate("rest_eval", map[string]any{"url": srv.URL, "timeout": "soon"})
@@ -369,7 +377,7 @@ func TestExecEvalErrors(t *testing.T) {
 		{[]string{"noverdict"}, 0, `exec_eval: the external evaluator failed: the answer has neither passed nor score (its fields: "reasoning") (from command "` + script + `")`},
 		{[]string{"exit"}, 0, `exec_eval: the external evaluator failed: command "` + script + `" exited with status 3; stderr: "cannot reach the grading service"`},
 		{[]string{"hang"}, 100 * time.Millisecond, `exec_eval: the external evaluator failed: command "` + script + `" did not finish within 100ms and was killed`},
-		{[]string{"score"}, 0, "exec_eval: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
+		{[]string{"score"}, 0, "exec_eval: no threshold: the evaluator gave a score (0.4) but no passed: give min_score (or wrap the check in an assertion) to grade the score"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args[0], func(t *testing.T) {
@@ -408,4 +416,10 @@ func TestRegisterExec(t *testing.T) {
 	require.NoError(t, err)
 	testify.True(t, res.Passed)
 	testify.True(t, strings.HasPrefix(res.Summary, "exec_eval: the evaluator passed"))
+
+	// PromptKit's timeout_ms is milliseconds: 1 ms kills any program.
+	_, err = reg.Eval(ctx, "exec_eval", refundRun(), map[string]any{"command": script, "args": []any{"pass"}, "timeout_ms": 1})
+	testify.ErrorContains(t, err, "did not finish within 1ms and was killed")
+	err = reg.Validate("exec_eval", map[string]any{"command": script, "timeout_ms": 5000, "timeout": "5s"})
+	testify.ErrorContains(t, err, "give only one of timeout, timeout_ms")
 }

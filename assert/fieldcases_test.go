@@ -118,7 +118,7 @@ func runFieldChecks(t *testing.T, checks []fieldCheck) {
 			if c.has != "" {
 				testify.Contains(t, text, c.has)
 			}
-			testify.Less(t, len(text)+len(res.Diff), 8<<10, "failure output stays bounded")
+			testify.Less(t, len(text)+len(res.DiffText()), 8<<10, "failure output stays bounded")
 		})
 	}
 }

@@ -148,8 +148,8 @@ func combine(outs []output, results []Result, passNoun string) Result {
 				res.Details = append(res.Details, d)
 			}
 		}
-		if res.Diff == "" {
-			res.Diff = results[i].Diff
+		if res.Diff == "" && res.lazyDiff == nil {
+			res.Diff, res.lazyDiff = results[i].Diff, results[i].lazyDiff
 		}
 	}
 	return res

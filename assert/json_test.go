@@ -142,7 +142,7 @@ func TestJSONHugeOutput(t *testing.T) {
 			res, err := assert.Eval(context.Background(), "json_valid", jsonAnswer(text), params)
 			require.NoError(t, err)
 			testify.False(t, res.Passed)
-			size := len(res.Summary) + len(res.Diff)
+			size := len(res.Summary) + len(res.DiffText())
 			for _, d := range res.Details {
 				size += len(d.Label) + len(d.Text)
 			}

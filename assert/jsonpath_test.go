@@ -325,8 +325,8 @@ func TestJSONBoundedMessages(t *testing.T) {
 		jsonAnswer(`{"items": [`+strings.Join(lines, ", ")+`]}`))
 	require.NoError(t, err)
 	testify.False(t, res.Passed)
-	testify.NotEmpty(t, res.Diff)
-	testify.Less(t, resultSize(res), 5000, "the diff is cut: %d bytes", len(res.Diff))
+	testify.NotEmpty(t, res.DiffText())
+	testify.Less(t, resultSize(res), 5000, "the diff is cut: %d bytes", len(res.DiffText()))
 
 	res, err = assert.JSONPath{Expression: "abs(@)"}.Check(ctx, jsonAnswer(`{"big": "`+strings.Repeat("x", 1<<20)+`"}`))
 	require.NoError(t, err)
@@ -336,7 +336,7 @@ func TestJSONBoundedMessages(t *testing.T) {
 
 // resultSize is the length of everything a result would print.
 func resultSize(res assert.Result) int {
-	n := len(res.Summary) + len(res.Diff)
+	n := len(res.Summary) + len(res.DiffText())
 	for _, d := range res.Details {
 		n += len(d.Label) + len(d.Text)
 	}

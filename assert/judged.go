@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
@@ -20,6 +21,7 @@ func judgedChecks() map[string]func(*params) (Check, error) {
 		"llm_judge":            buildLLMJudge,
 		"llm_judge_tool_calls": buildLLMJudgeToolCalls,
 		"assertion":            buildAssertion,
+		"guardrail":            buildGuardrail,
 	}
 }
 
@@ -56,12 +58,14 @@ var ErrNoJudge = errors.New("no judge")
 // verdict that breaks VerdictSchema).
 //
 // Registry type "llm_judge" (Session scope: "llm_judge_session", alias
-// "llm_judge_conversation"), params: criteria (required), rubric, model,
+// "llm_judge_conversation"), params: criteria (required unless template is
+// given), references, template, response_format, rubric, model,
 // system_prompt (as PromptKit's llm_judge), reference, context (a string or
 // a list), scale ({"min": 1, "max": 10}), verdict_schema, passing_labels,
 // offered_labels, label_rules (rule names; by default case_insensitive,
 // trim, collapse_whitespace, ignore_zero_width), verdict_field, passed,
-// passing_schema, scope. The judge is the registry's (Registry.WithJudge),
+// passing_schema, passing_verdicts (MindTrial's literal passing verdicts,
+// with verdict_rules), scope. The judge is the registry's (Registry.WithJudge),
 // or the one judge and variant name in its judge set
 // (Registry.WithJudgeSet); the Result's judge line then gives its
 // provenance: "strict/cheap (openai gpt-4.1-mini, temperature 0)".
@@ -96,6 +100,26 @@ type LLMJudge struct {
 	Passing Passing
 	// Scope: Turn (the default) or Session.
 	Scope Scope
+	// Against, when set, makes the judgment pairwise: the output is
+	// Assistant A's answer and Against is B's (JudgeRequest.ContentB).
+	Against string
+	// Format is the verdict format the judge is asked for (package
+	// verdicts); the answer is read by its rule.
+	Format evalkit.Format
+	// References are several acceptable reference answers: the content
+	// should be equivalent to any one (MindTrial's expected results).
+	References []string
+	// Template, when set, is a judge prompt template (Go text/template
+	// over JudgeTemplateData, MindTrial's): its text is the judge's whole
+	// task. Criteria may then be empty.
+	Template string
+	// ResponseFormat is the answer format the task asked for, which a
+	// Template reads.
+	ResponseFormat string
+	// JudgeTools are tools the judge may call while judging; its calls are
+	// kept in the verdict (recorded and replayed with it) and shown in the
+	// Result's "judge tools" detail. MindTrial's judge tools.
+	JudgeTools []evalkit.JudgeTool
 }
 
 // LLMJudgeToolCalls asks a judge whether the tool calls meet Criteria: the
@@ -122,33 +146,42 @@ type LLMJudgeToolCalls struct {
 	VerdictSchema any
 	Passing       Passing
 	// Tools, when set, are the tool names whose calls are judged.
-	Tools []string
-	Scope Scope
+	Tools   []string
+	Scope   Scope
+	Against string
+	Format  evalkit.Format
+	// References, Template, ResponseFormat and JudgeTools are LLMJudge's.
+	References     []string
+	Template       string
+	ResponseFormat string
+	JudgeTools     []evalkit.JudgeTool
 }
 
 // judging is what LLMJudge and LLMJudgeToolCalls share.
 type judging struct {
-	check         string
-	judge         evalkit.Judge
-	req           evalkit.JudgeRequest // without content
-	verdictSchema any
-	passing       Passing
-	byScore       bool // graded by an Assertion's threshold
+	check          string
+	judge          evalkit.Judge
+	req            evalkit.JudgeRequest // without content
+	verdictSchema  any
+	passing        Passing
+	byScore        bool   // graded by an Assertion's threshold
+	template       string // a judge prompt template (judgetemplate.go)
+	responseFormat string
 }
 
 func (c LLMJudge) judging() judging {
 	return judging{
-		check: "llm_judge", judge: c.Judge, verdictSchema: c.VerdictSchema, passing: c.Passing,
-		req: evalkit.JudgeRequest{Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, Context: c.Context,
-			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt},
+		check: "llm_judge", judge: c.Judge, verdictSchema: c.VerdictSchema, passing: c.Passing, template: c.Template, responseFormat: c.ResponseFormat,
+		req: evalkit.JudgeRequest{Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, References: c.References, Context: c.Context,
+			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt, Tools: c.JudgeTools, ContentB: c.Against, Format: c.Format},
 	}
 }
 
 func (c LLMJudgeToolCalls) judging() judging {
 	return judging{
-		check: "llm_judge_tool_calls", judge: c.Judge, verdictSchema: c.VerdictSchema, passing: c.Passing,
-		req: evalkit.JudgeRequest{Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, Context: c.Context,
-			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt},
+		check: "llm_judge_tool_calls", judge: c.Judge, verdictSchema: c.VerdictSchema, passing: c.Passing, template: c.Template, responseFormat: c.ResponseFormat,
+		req: evalkit.JudgeRequest{Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, References: c.References, Context: c.Context,
+			Scale: c.Scale, Model: c.Model, SystemPrompt: c.SystemPrompt, Tools: c.JudgeTools, ContentB: c.Against, Format: c.Format},
 	}
 }
 
@@ -267,8 +300,21 @@ func lastUserBefore(tr *evalkit.Transcript, i int) string {
 
 // validate checks everything that can be known before a transcript.
 func (j judging) validate() error {
-	if strings.TrimSpace(j.req.Criteria) == "" {
+	if strings.TrimSpace(j.req.Criteria) == "" && j.template == "" {
 		return paramErr(j.check, "criteria", "required: say what the judge should look for")
+	}
+	if j.template != "" {
+		if _, err := parseJudgeTemplate(j.check, j.template); err != nil {
+			return err
+		}
+	}
+	if j.req.Reference != "" && len(j.req.References) > 0 {
+		return paramErr(j.check, "references", "give reference or references, not both")
+	}
+	for i, r := range j.req.References {
+		if strings.TrimSpace(r) == "" {
+			return paramErr(j.check, "references", "reference %d is empty", i)
+		}
 	}
 	if err := j.req.Scale.OrDefault().Validate(); err != nil {
 		return paramErr(j.check, "scale", "%v", strings.TrimPrefix(err.Error(), "evalkit: "))
@@ -347,8 +393,23 @@ func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ver
 		}
 		req.VerdictSchema = raw
 	}
+	if j.template != "" {
+		if err := j.renderTemplate(&req); err != nil {
+			return evalkit.Verdict{}, err
+		}
+		if strings.TrimSpace(req.Criteria) == "" {
+			req.Criteria = "the judge prompt template" // the task is the Prompt; recordings name it so
+		}
+	}
 	if err := req.Validate(); err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("%s: %w", j.check, err)
+	}
+	if j.verdictSchema != nil {
+		// A panel checks each member's verdict as a single judge's is
+		// checked below: a member that breaks the schema is missing data.
+		ctx = evalkit.WithVoteCheck(ctx, func(v evalkit.Verdict) (evalkit.Verdict, error) {
+			return v, j.checkSchema(v)
+		})
 	}
 	v, err := callJudge(ctx, j.judge, req)
 	if err != nil {
@@ -360,27 +421,35 @@ func (j judging) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ver
 	if err := contradiction(j.check, v); err != nil {
 		return evalkit.Verdict{}, err
 	}
-	if j.verdictSchema != nil {
-		sch, err := compileNamed(j.check, "verdict_schema", j.verdictSchema)
-		if err != nil {
+	if j.verdictSchema != nil && len(v.Votes) == 0 {
+		if err := j.checkSchema(v); err != nil {
 			return evalkit.Verdict{}, err
-		}
-		if v.Fields == nil {
-			return evalkit.Verdict{}, badVerdict(j.check, "the judge did not answer with a JSON object, and the verdict schema asks for one")
-		}
-		leaves, err := validateFields(sch, v.Fields)
-		if err != nil {
-			return evalkit.Verdict{}, fmt.Errorf("%s: validating the verdict: %w", j.check, err)
-		}
-		if leaves != nil {
-			var why []string
-			for _, d := range leaves {
-				why = append(why, d.Label+": "+d.Text)
-			}
-			return evalkit.Verdict{}, badVerdict(j.check, "the verdict breaks the verdict schema: %s", strings.Join(why, "; "))
 		}
 	}
 	return v, nil
+}
+
+// checkSchema checks a verdict against the check's verdict schema.
+func (j judging) checkSchema(v evalkit.Verdict) error {
+	sch, err := compileNamed(j.check, "verdict_schema", j.verdictSchema)
+	if err != nil {
+		return err
+	}
+	if v.Fields == nil {
+		return badVerdict(j.check, "the judge did not answer with a JSON object, and the verdict schema asks for one")
+	}
+	leaves, err := validateFields(sch, v.Fields)
+	if err != nil {
+		return fmt.Errorf("%s: validating the verdict: %w", j.check, err)
+	}
+	if leaves != nil {
+		var why []string
+		for _, d := range leaves {
+			why = append(why, d.Label+": "+d.Text)
+		}
+		return badVerdict(j.check, "the verdict breaks the verdict schema: %s", strings.Join(why, "; "))
+	}
+	return nil
 }
 
 // schemaJSON is a schema's JSON text for the request: compact, and with
@@ -421,6 +490,8 @@ func (j judging) result(v evalkit.Verdict) (Result, error) {
 			v.Passed = ptrTo(true)
 		case "fail":
 			v.Passed = ptrTo(false)
+		case "":
+			return Result{}, badVerdict(j.check, "the verdict has no pass/fail: asked for the label pass or fail, the judge gave no label and no \"passed\" field%s", gaveInstead(v))
 		default:
 			return Result{}, badVerdict(j.check, "asked to label the content pass or fail, the judge gave %s", labelOrNothing(v.Label))
 		}
@@ -470,6 +541,9 @@ func verdictResult(v evalkit.Verdict, g graded, j judging, labelShown bool) Resu
 		details = append(details, Detail{"criteria", textnorm.Excerpt(strings.Join(parts, ", "), maxDetail)})
 	}
 	details = append(details, g.details...)
+	if len(v.ToolCalls) > 0 {
+		details = append(details, Detail{"judge tools", judgeToolsText(v.ToolCalls)})
+	}
 	if m := judgeModel(v, j.judge); m != "" {
 		details = append(details, Detail{"judge", textnorm.Excerpt(m, maxQuote)})
 	}
@@ -501,7 +575,8 @@ func ptrTo[T any](v T) *T { return &v }
 func buildJudging(p *params) (judging, error) {
 	var j judging
 	var err error
-	if j.req.Criteria, _, err = p.str(true, "criteria"); err != nil {
+	_, hasTemplate := p.m["template"]
+	if j.req.Criteria, _, err = p.str(!hasTemplate, "criteria"); err != nil {
 		return j, err
 	}
 	for _, s := range []struct {
@@ -513,6 +588,15 @@ func buildJudging(p *params) (judging, error) {
 		}
 	}
 	if j.req.Context, _, err = p.strs(false, "context"); err != nil {
+		return j, err
+	}
+	if j.req.References, _, err = p.strs(false, "references"); err != nil {
+		return j, err
+	}
+	if j.template, _, err = p.str(false, "template"); err != nil {
+		return j, err
+	}
+	if j.responseFormat, _, err = p.str(false, "response_format"); err != nil {
 		return j, err
 	}
 	scale, ok, err := p.object(false, "scale")
@@ -593,6 +677,14 @@ func readPassing(p *params) (Passing, error) {
 	if ps.Schema, _, err = p.value("passing_schema"); err != nil {
 		return ps, err
 	}
+	if ps.Verdicts, err = readPassingVerdicts(p); err != nil {
+		return ps, err
+	}
+	if _, ok := p.m["verdict_rules"]; ok { // the rules passing_verdicts are canonicalized by
+		if ps.Rules, _, err = p.rules("verdict_rules"); err != nil {
+			return ps, err
+		}
+	}
 	return ps, nil
 }
 
@@ -611,7 +703,8 @@ func buildLLMJudge(p *params) (Check, error) {
 		return nil, err
 	}
 	return LLMJudge{Judge: j.judge, Criteria: j.req.Criteria, Rubric: j.req.Rubric, Reference: j.req.Reference, Context: j.req.Context,
-		Scale: j.req.Scale, Model: j.req.Model, SystemPrompt: j.req.SystemPrompt, VerdictSchema: j.verdictSchema, Passing: j.passing, Scope: scope}, nil
+		Scale: j.req.Scale, Model: j.req.Model, SystemPrompt: j.req.SystemPrompt, VerdictSchema: j.verdictSchema, Passing: j.passing, Scope: scope,
+		References: j.req.References, Template: j.template, ResponseFormat: j.responseFormat}, nil
 }
 
 func buildLLMJudgeToolCalls(p *params) (Check, error) {
@@ -629,7 +722,7 @@ func buildLLMJudgeToolCalls(p *params) (Check, error) {
 	}
 	return LLMJudgeToolCalls{Judge: j.judge, Criteria: j.req.Criteria, Rubric: j.req.Rubric, Reference: j.req.Reference, Context: j.req.Context,
 		Scale: j.req.Scale, Model: j.req.Model, SystemPrompt: j.req.SystemPrompt, VerdictSchema: j.verdictSchema, Passing: j.passing,
-		Tools: tools, Scope: scope}, nil
+		Tools: tools, Scope: scope, References: j.req.References, Template: j.template, ResponseFormat: j.responseFormat}, nil
 }
 
 func labelOrNothing(l string) string {
@@ -648,7 +741,10 @@ func fmtNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // the judge runs in a goroutine of its own, and when the context ends
 // first, callJudge returns an error wrapping ctx.Err() and abandons that
 // goroutine, which ends whenever the judge returns (its verdict is
-// dropped) or never, if the judge never does.
+// dropped) or never, if the judge never does. A judge that honours its
+// context and returns within judgeGrace of its end gives its own error,
+// which says more (evaltest's names the stalled call at the test's
+// deadline).
 func callJudge(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
 	if err := ctx.Err(); err != nil {
 		return evalkit.Verdict{}, fmt.Errorf("the context ended before the judge was asked: %w", err)
@@ -669,9 +765,24 @@ func callJudge(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (
 	case a := <-done:
 		return a.v, a.err
 	case <-ctx.Done():
-		return evalkit.Verdict{}, fmt.Errorf("the context ended before the judge answered: %w", ctx.Err())
 	}
+	grace := time.NewTimer(judgeGrace)
+	defer grace.Stop()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			return a.v, a.err
+		}
+	case <-grace.C:
+	}
+	// context.Cause says why: a cancellation, a deadline, evaltest's stop
+	// before go test's -timeout (which is a DeadlineExceeded too).
+	return evalkit.Verdict{}, fmt.Errorf("the context ended before the judge answered: %w", context.Cause(ctx))
 }
+
+// judgeGrace is how long callJudge waits, once the context has ended, for
+// the judge's own error.
+const judgeGrace = 250 * time.Millisecond
 
 // judgeSafely calls the judge, turning a panic into an error.
 func judgeSafely(ctx context.Context, j evalkit.Judge, req evalkit.JudgeRequest) (v evalkit.Verdict, err error) {

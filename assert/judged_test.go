@@ -103,7 +103,7 @@ func TestJudgedOutcomes(t *testing.T) {
 		{name: "the judge's own fail", check: assert.LLMJudge{Judge: judgefake.Fail("the reply never states the amount"), Criteria: "x"}, want: FAIL,
 			summary: "judge's pass/fail: fail, want pass", details: []assert.Detail{{Label: "reasoning", Text: "the reply never states the amount"}}},
 		{name: "no threshold and no pass/fail: never a silent 1.0", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 1, Scored: true}), Criteria: "x"}, want: ERROR,
-			summary: `llm_judge: the judge's verdict cannot be graded: asked to label the content pass or fail, the judge gave no label`},
+			summary: `llm_judge: the judge's verdict cannot be graded: the verdict has no pass/fail: asked for the label pass or fail, the judge gave no label and no "passed" field: it gives only a score, 1.00`},
 		{name: "the judge's pass as a label", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 1, Scored: true, Label: "pass"}), Criteria: "x"}, want: PASS, summary: "judge's pass/fail: pass"},
 		{name: "the judge's fail as a label", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 0.9, Scored: true, Label: "fail"}), Criteria: "x"}, want: FAIL, summary: "judge's pass/fail: fail, want pass"},
 		{name: "an off-menu pass/fail label", check: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 0.9, Scored: true, Label: "maybe"}), Criteria: "x"}, want: ERROR,
@@ -139,8 +139,10 @@ func TestJudgedOutcomes(t *testing.T) {
 			want: PASS, summary: "score 0.50, want >= 0.50", details: []assert.Detail{{Label: "check", Text: `missing "sorry"`}, {Label: "output", Text: `"Your refund of $42 is on its way."`}}},
 		{name: "max score", check: assert.Assertion{Eval: assert.LLMJudge{Judge: judgefake.Pass(), Criteria: "toxic"}, MaxScore: ptr(0.2)},
 			want: FAIL, summary: "score 1.00, want <= 0.20"},
-		{name: "an assertion without a threshold", check: assert.Assertion{Eval: assert.LLMJudge{Judge: judgefake.Pass(), Criteria: "x"}}, want: ERROR,
-			summary: `assertion: param "min_score": required: give min_score, max_score or both`},
+		{name: "an assertion without a threshold wants 1, as PromptKit's", check: assert.Assertion{Eval: assert.LLMJudge{Judge: judgefake.Pass(), Criteria: "x"}}, want: PASS,
+			summary: "score 1.00, want >= 1.00"},
+		{name: "an assertion without a threshold fails below 1", check: assert.Assertion{Eval: assert.LLMJudge{Judge: fixed(evalkit.Verdict{Score: 0.9, Scored: true}), Criteria: "x"}}, want: FAIL,
+			summary: "score 0.90, want >= 1.00"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -377,7 +379,7 @@ func TestJudgedContextEndsFirst(t *testing.T) {
 				require.ErrorIs(t, err, context.DeadlineExceeded)
 				testify.Contains(t, err.Error(), "the context ended before the judge answered")
 				testify.False(t, res.Passed)
-				testify.Equal(t, time.Minute, time.Since(start), "it returns at the deadline")
+				testify.Equal(t, time.Minute+250*time.Millisecond, time.Since(start), "it returns at the deadline, after a grace for the judge's own error")
 				close(release)
 			})
 		})
@@ -409,13 +411,12 @@ func TestJudgedRegistryErrors(t *testing.T) {
 			err: `llm_judge: param "min_score": a judged check holds no threshold: wrap it in type: assertion with eval_type "llm_judge" and min_score`},
 		{name: "a threshold on llm_judge_session", checkType: "llm_judge_session", params: map[string]any{"criteria": "x", "max_score": 0.2}, param: "max_score"},
 		{name: "an unknown rule", checkType: "llm_judge", params: map[string]any{"criteria": "x", "passing_labels": "C", "label_rules": []any{"trimm"}}, param: "label_rules",
-			err: `llm_judge: param "label_rules": unknown rule "trimm" (did you mean "trim"?); the rules are case_insensitive, trim, collapse_whitespace, trim_lines, ignore_zero_width`},
+			err: `llm_judge: param "label_rules": unknown rule "trimm" (did you mean "trim"?); the rules are case_insensitive, trim, collapse_whitespace, trim_lines, ignore_zero_width, ignore_whitespace`},
 		{name: "a bad scale", checkType: "llm_judge", params: map[string]any{"criteria": "x", "scale": map[string]any{"min": 1}}, param: "scale"},
 		{name: "a misspelt param", checkType: "llm_judge", params: map[string]any{"criteria": "x", "rubrik": "y"}, param: "rubrik"},
 		{name: "tools on llm_judge", checkType: "llm_judge", params: map[string]any{"criteria": "x", "tools": []any{"a"}}, param: "tools"},
 		{name: "session scope contradicting", checkType: "llm_judge_session", params: map[string]any{"criteria": "x", "scope": "turn"}, param: "scope"},
 		{name: "two criteria", checkType: "llm_judge", params: map[string]any{"criteria": "x", "passing_labels": "C", "passed": true}, param: "passing"},
-		{name: "assertion without a threshold", checkType: "assertion", params: map[string]any{"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "x"}}, param: "min_score"},
 		{name: "assertion of an assertion", checkType: "assertion", params: map[string]any{"eval_type": "assertion", "min_score": 0.5}, param: "eval_type"},
 		{name: "assertion of an unknown type", checkType: "assertion", params: map[string]any{"eval_type": "llm_judgee", "min_score": 0.5}, is: assert.ErrUnknownCheck,
 			err: `assertion: eval_type "llm_judgee": unknown check type "llm_judgee" (did you mean "llm_judge"?)`},

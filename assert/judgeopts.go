@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/verdicts"
 )
 
 // JudgeOption is one setting of a judged check made by JudgeCheck: a
@@ -31,6 +32,7 @@ type judgeSetup struct {
 	offered  []string
 	metric   metricSetup // the metrics' own options (metricopts.go)
 	named    *judgeRef   // UseJudge's
+	bothWays *verdicts.Inconsistent
 }
 
 // JudgeCheck returns the judged check for content of the given kind:
@@ -77,6 +79,12 @@ func JudgeCheck(j evalkit.Judge, kind evalkit.ContentKind, criteria string, opts
 		}
 		s.c.Passing.Offered = s.offered
 	}
+	if s.bothWays != nil {
+		if s.c.Against == "" {
+			return fail(paramErr(check, "both_ways", "BothWays judges a pair: give the other answer with Against"))
+		}
+		s.c.Judge = verdicts.BothWays(s.c.Judge, *s.bothWays)
+	}
 	var inner Check
 	c := s.c
 	switch kind {
@@ -89,7 +97,8 @@ func JudgeCheck(j evalkit.Judge, kind evalkit.ContentKind, criteria string, opts
 			scope = Session
 		}
 		inner = LLMJudge{Judge: c.Judge, Criteria: c.Criteria, Rubric: c.Rubric, Reference: c.Reference, Context: c.Context, Scale: c.Scale,
-			Model: c.Model, SystemPrompt: c.SystemPrompt, VerdictSchema: c.VerdictSchema, Passing: c.Passing, Scope: scope}
+			Model: c.Model, SystemPrompt: c.SystemPrompt, VerdictSchema: c.VerdictSchema, Passing: c.Passing, Scope: scope,
+			Against: c.Against, Format: c.Format, References: c.References, Template: c.Template, ResponseFormat: c.ResponseFormat, JudgeTools: c.JudgeTools}
 	case evalkit.ContentToolCalls:
 		inner = c
 	default:
@@ -128,6 +137,31 @@ func PassingLabels(labels ...string) JudgeOption {
 		s.labels = true
 		s.c.Passing = Passing{Labels: labels, Rules: defaultLabelRules}
 	}}
+}
+
+// References gives the judge several acceptable reference answers: the
+// content should be equivalent to any one of them (MindTrial's expected
+// results).
+func References(refs ...string) JudgeOption {
+	return JudgeOption{"References(" + quoteArgs(refs) + ")", func(s *judgeSetup) { s.c.References = refs }}
+}
+
+// JudgeTemplate sets a judge prompt template (Go text/template over
+// JudgeTemplateData, MindTrial's names): its text is the judge's whole
+// task.
+func JudgeTemplate(tmpl string) JudgeOption {
+	return JudgeOption{"JudgeTemplate(" + quoteArgs([]string{tmpl}) + ")", func(s *judgeSetup) { s.c.Template = tmpl }}
+}
+
+// JudgeTools gives the judge tools it may call while judging (a judge
+// that runs them: openaijudge); its calls are recorded and replayed with
+// its verdict and shown in the "judge tools" detail.
+func JudgeTools(tools ...evalkit.JudgeTool) JudgeOption {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return JudgeOption{"JudgeTools(" + quoteArgs(names) + ")", func(s *judgeSetup) { s.c.JudgeTools = tools }}
 }
 
 // OfferedLabels are every label the judge may give, the passing ones
@@ -261,6 +295,9 @@ func describePassing(p Passing) string {
 	if p.Passed != nil {
 		parts = append(parts, "Passed: "+strconv.FormatBool(*p.Passed))
 	}
+	if p.Prefer != nil {
+		parts = append(parts, "Prefer: "+p.Prefer.String())
+	}
 	if p.Field != "" {
 		parts = append(parts, "Field: "+cutQuote(p.Field))
 	}
@@ -280,3 +317,58 @@ var (
 	_ verdicter = LLMJudge{}
 	_ verdicter = LLMJudgeToolCalls{}
 )
+
+// Against makes the judgment pairwise: the output under test is Assistant
+// A's answer, answer is Assistant B's (a baseline, as Arena-Hard's). Give
+// the judge a pairwise VerdictFormat, and grade with Prefers.
+func Against(answer string) JudgeOption {
+	return JudgeOption{"Against(" + cutQuote(answer) + ")", func(s *judgeSetup) { s.c.Against = answer }}
+}
+
+// VerdictFormat asks the judge for a declared verdict format (package
+// verdicts: verdicts.ArenaHard, verdicts.MTBenchSingle, ...) and reads its
+// answer by that format's rule.
+func VerdictFormat(f evalkit.Format) JudgeOption {
+	name := "<nil>"
+	if f != nil {
+		name = f.Name()
+	}
+	return JudgeOption{"VerdictFormat(" + strconv.Quote(name) + ")", func(s *judgeSetup) { s.c.Format = f }}
+}
+
+// BothWays judges the pair twice, the answers swapped the second time, and
+// combines the two games (verdicts.BothWays): an inconsistent pair is a
+// tie (verdicts.Tie) or an error (verdicts.Refuse). Each game is its own
+// judge request, recorded under its own key.
+func BothWays(rule verdicts.Inconsistent) JudgeOption {
+	text := "BothWays(verdicts.Tie)"
+	if rule == verdicts.Refuse {
+		text = "BothWays(verdicts.Refuse)"
+	}
+	return JudgeOption{text, func(s *judgeSetup) { s.bothWays = &rule }}
+}
+
+// Prefers passes a pairwise verdict that prefers winner ("A" or "B"), by
+// any margin: A>B or A>>B for "A".
+func Prefers(winner string) JudgeOption {
+	return preferOption("Prefers", Prefer{Winner: winner, Strength: 1})
+}
+
+// PrefersStrongly passes a pairwise verdict that prefers winner by a
+// wide margin only: A>>B for "A".
+func PrefersStrongly(winner string) JudgeOption {
+	return preferOption("PrefersStrongly", Prefer{Winner: winner, Strength: 2})
+}
+
+// PrefersOrTie passes a pairwise verdict that prefers winner or ties:
+// A>>B, A>B or A=B for "A".
+func PrefersOrTie(winner string) JudgeOption {
+	return preferOption("PrefersOrTie", Prefer{Winner: winner, Strength: 1, OrTie: true})
+}
+
+func preferOption(name string, p Prefer) JudgeOption {
+	return JudgeOption{name + "(" + strconv.Quote(p.Winner) + ")", func(s *judgeSetup) {
+		s.verdict = true
+		s.c.Passing = Passing{Prefer: &p}
+	}}
+}

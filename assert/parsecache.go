@@ -235,6 +235,9 @@ func extractParsed(text string, mode jsonx.Mode) *parsed {
 // decodeJSON decodes found JSON with numbers as float64, as JMESPath needs:
 // the result is in query.Normalize's shape, for Query.SearchDecoded.
 func decodeJSON(raw json.RawMessage) (any, error) {
+	if v, ok := quickPlainJSON(raw); ok {
+		return v, nil
+	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("decoding JSON: %w", err)

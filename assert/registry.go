@@ -296,7 +296,30 @@ func Validate(checkType string, params map[string]any) error {
 	return defaultRegistry().Validate(checkType, params)
 }
 
+// optIn are the check types of PromptKit's that evalkit keeps in a package
+// of their own, which registers them on a registry its user makes: an
+// unknown type among them says where it is and how to add it.
+var optIn = map[string]string{
+	"image_format": "assert/media", "image_dimensions": "assert/media", "audio_format": "assert/media",
+	"audio_duration": "assert/media", "video_duration": "assert/media", "video_resolution": "assert/media",
+}
+
+// OptInTypes returns the check types that are not in the built-in registry
+// but in an opt-in package, with the package's import path under the
+// module ("assert/media").
+func OptInTypes() map[string]string {
+	out := make(map[string]string, len(optIn))
+	for k, v := range optIn {
+		out[k] = v
+	}
+	return out
+}
+
 func (r *Registry) unknown(name string) error {
+	if pkg, ok := optIn[name]; ok {
+		return fmt.Errorf("%w %q: it is in package github.com/evalkit-go/evalkit/%s, which keeps its decoders out of builds that do not check media: make the registry with %s.NewRegistry() (or %s.Register(reg)) and give it to evaltest.WithRegistry(reg)",
+			ErrUnknownCheck, name, pkg, pkg[strings.LastIndex(pkg, "/")+1:], pkg[strings.LastIndex(pkg, "/")+1:])
+	}
 	best, bestDist := "", 4 // suggest only close names
 	for _, n := range r.Names() {
 		if abs(len(name)-len(n)) >= bestDist {

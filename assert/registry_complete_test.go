@@ -28,7 +28,7 @@ var promptKitTypes = []string{
 	"tool_result_includes", "tool_result_matches", "tool_result_has_media", "tool_result_media_type",
 	"tool_anti_pattern", "tool_no_repeat", "tool_efficiency", "invariant_fields_preserved", "tool_exec",
 	// judged
-	"llm_judge", "llm_judge_session", "llm_judge_tool_calls", "assertion",
+	"llm_judge", "llm_judge_session", "llm_judge_tool_calls", "assertion", "guardrail",
 	// aliases
 	"content_includes", "content_includes_any", "content_matches", "content_not_includes",
 	"is_valid_json", "valid_json", "tool_called", "tools_not_called_with_args",

@@ -18,7 +18,7 @@ import (
 // as the actual one, so " Paris" with Trim equals "Paris".
 //
 // The rules apply in this order: IgnoreZeroWidth, CaseInsensitive,
-// TrimLines, CollapseWhitespace, Trim. White space is Unicode's (spaces,
+// TrimLines, CollapseWhitespace, Trim, IgnoreWhitespace. White space is Unicode's (spaces,
 // tabs, line breaks, no-break spaces).
 //
 // Rules back verdict grading (Passing.Labels) and value matching (Equals:
@@ -45,6 +45,11 @@ type Rules struct {
 	// category Cf: zero-width spaces and joiners, byte-order marks, soft
 	// hyphens, bidi marks), which render as nothing in logs.
 	IgnoreZeroWidth bool
+	// IgnoreWhitespace removes all white space, line breaks included:
+	// "1: G, 2: F" equals "1:G,2:F". It applies last, so TrimLines,
+	// CollapseWhitespace and Trim change nothing beside it. MindTrial's
+	// ignore-whitespace rule.
+	IgnoreWhitespace bool
 }
 
 // Text returns s canonicalized by the rules.
@@ -67,6 +72,9 @@ func (r Rules) Text(s string) string {
 	}
 	if r.Trim {
 		s = strings.TrimSpace(s)
+	}
+	if r.IgnoreWhitespace {
+		s = strings.Join(strings.FieldsFunc(s, unicode.IsSpace), "")
 	}
 	return s
 }
@@ -140,11 +148,12 @@ func (r Rules) each() []ruleInfo {
 		{r.TrimLines, "lines trimmed"},
 		{r.CollapseWhitespace, "white space collapsed"},
 		{r.Trim, "trimmed"},
+		{r.IgnoreWhitespace, "ignoring white space"},
 	}
 }
 
 // ruleNames are the rules' names in case files and registry params.
-var ruleNames = []string{"case_insensitive", "trim", "collapse_whitespace", "trim_lines", "ignore_zero_width"}
+var ruleNames = []string{"case_insensitive", "trim", "collapse_whitespace", "trim_lines", "ignore_zero_width", "ignore_whitespace"}
 
 // set turns on the rule with a case-file name, reporting whether it knows it.
 func (r *Rules) set(name string) bool {
@@ -159,6 +168,8 @@ func (r *Rules) set(name string) bool {
 		r.TrimLines = true
 	case "ignore_zero_width":
 		r.IgnoreZeroWidth = true
+	case "ignore_whitespace", "ignore-whitespace":
+		r.IgnoreWhitespace = true
 	default:
 		return false
 	}
@@ -167,8 +178,8 @@ func (r *Rules) set(name string) bool {
 
 // ruleParams reads the rules as boolean parameters, as the equals check
 // takes them (MindTrial's validation rules): case_sensitive (default
-// true), trim, collapse_whitespace, trim_lines, ignore_zero_width (each
-// default false).
+// true), trim, collapse_whitespace, trim_lines, ignore_zero_width,
+// ignore_whitespace (each default false).
 func (p *params) ruleParams() (Rules, error) {
 	var r Rules
 	sensitive, ok, err := p.boolean("case_sensitive")
@@ -179,7 +190,7 @@ func (p *params) ruleParams() (Rules, error) {
 	for _, b := range []struct {
 		name string
 		dst  *bool
-	}{{"trim", &r.Trim}, {"collapse_whitespace", &r.CollapseWhitespace}, {"trim_lines", &r.TrimLines}, {"ignore_zero_width", &r.IgnoreZeroWidth}} {
+	}{{"trim", &r.Trim}, {"collapse_whitespace", &r.CollapseWhitespace}, {"trim_lines", &r.TrimLines}, {"ignore_zero_width", &r.IgnoreZeroWidth}, {"ignore_whitespace", &r.IgnoreWhitespace}} {
 		if *b.dst, _, err = p.boolean(b.name); err != nil {
 			return r, err
 		}

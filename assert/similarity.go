@@ -39,9 +39,9 @@ func (r *Registry) embedderOrNil() evalkit.Embedder {
 
 // CosineSimilarity measures how close the output is to a reference in an
 // embedding space: the cosine of the angle between the two vectors, in
-// [-1, 1]. It emits a score and holds no threshold (PromptKit's
-// min_similarity is refused): wrap it in an Assertion (min_score) to pass
-// or fail on it. Used alone it is a measurement and passes.
+// [-1, 1]. With MinSimilarity (PromptKit's min_similarity) it passes when
+// the cosine is at least that; without, it is a measurement and passes
+// (wrap it in an Assertion to grade its score).
 //
 // The reference is Reference, a vector, or ReferenceText, embedded through
 // Embedder. The output's vector is, with an Embedder, the embedding of the
@@ -63,9 +63,11 @@ func (r *Registry) embedderOrNil() evalkit.Embedder {
 // or both of Reference and ReferenceText (*ParamError).
 //
 // Registry type "cosine_similarity", params: reference (a list of
-// numbers), reference_text, scope. The embedder is the registry's
+// numbers), reference_text, min_similarity, scope. The embedder is the registry's
 // (Registry.WithEmbedder). As PromptKit's cosine_similarity.
 type CosineSimilarity struct {
+	// MinSimilarity, when set, is the least cosine that passes, in [-1, 1].
+	MinSimilarity *float64
 	Reference     []float64
 	ReferenceText string
 	Embedder      evalkit.Embedder
@@ -86,9 +88,10 @@ func buildCosineSimilarity(p *params) (Check, error) {
 	if c.ReferenceText, _, err = p.str(false, "reference_text"); err != nil {
 		return nil, err
 	}
-	if _, has := p.m["min_similarity"]; has {
-		p.known["min_similarity"] = true
-		return nil, p.err("min_similarity", "cosine_similarity emits a score and holds no threshold: wrap it in type: assertion with min_score")
+	if f, ok, err := p.num("min_similarity"); err != nil {
+		return nil, err
+	} else if ok {
+		c.MinSimilarity = &f
 	}
 	if c.Scope, err = p.scope(); err != nil {
 		return nil, err
@@ -131,6 +134,9 @@ func (c CosineSimilarity) validate() error {
 		if err := checkVector(c.Reference); err != nil {
 			return paramErr(check, "reference", "%v", err)
 		}
+	}
+	if m := c.MinSimilarity; m != nil && (math.IsNaN(*m) || *m < -1 || *m > 1) {
+		return paramErr(check, "min_similarity", "want a cosine in [-1, 1], got %v", *m)
 	}
 	return checkScope(check, c.Scope)
 }
@@ -215,8 +221,15 @@ func (c CosineSimilarity) Check(ctx context.Context, tr *evalkit.Transcript) (Re
 		return Result{}, fmt.Errorf("%s: %v", check, err)
 	}
 	raw := strconv.FormatFloat(cos, 'f', 4, 64)
-	return pass(math.Max(0, cos), "cosine similarity "+raw,
-		Detail{"similarity", raw + " (cosine, in [-1, 1])"}, Detail{"dimensions", strconv.Itoa(len(ref))}), nil
+	details := []Detail{{"similarity", raw + " (cosine, in [-1, 1])"}, {"dimensions", strconv.Itoa(len(ref))}}
+	if m := c.MinSimilarity; m != nil {
+		summary := "cosine similarity " + raw + ", want >= " + strconv.FormatFloat(*m, 'f', -1, 64)
+		if cos < *m {
+			return fail(math.Max(0, cos), summary, details...), nil
+		}
+		return pass(math.Max(0, cos), summary, details...), nil
+	}
+	return pass(math.Max(0, cos), "cosine similarity "+raw, details...), nil
 }
 
 // cosine computes a·b / (|a||b|), scaling first so that huge components

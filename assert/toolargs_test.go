@@ -115,8 +115,8 @@ func TestToolArgsTyped(t *testing.T) {
 	require.NoError(t, err)
 	testify.False(t, res.Passed)
 	testify.Equal(t, "issue_refund (call 1): amount: got 42, want 43", res.Summary)
-	testify.Contains(t, res.Diff, "amount")
-	testify.NotContains(t, res.Diff, "order_id", "the diff shows the expected keys only")
+	testify.Contains(t, res.DiffText(), "amount")
+	testify.NotContains(t, res.DiffText(), "order_id", "the diff shows the expected keys only")
 
 	for name, c := range map[string]assert.ToolArgs{
 		"calls[0].tool_name":     {Calls: []assert.ExpectedCall{{Args: map[string]any{"a": 1}}}},
@@ -411,13 +411,13 @@ func TestToolArgsExactNumbers(t *testing.T) {
 	res, err := assert.ToolArgs{Tool: "lookup", Args: map[string]any{"order_id": int64(1234567890123456788)}}.Check(ctx, call(`{"order_id":1234567890123456789}`))
 	require.NoError(t, err)
 	testify.Equal(t, "lookup (call 1): order_id: got 1234567890123456789, want 1234567890123456788", res.Summary)
-	testify.Equal(t, "  map[string]any{\n- \t\"order_id\": int64(1234567890123456788),\n+ \t\"order_id\": int64(1234567890123456789),\n  }\n", cmpText(res.Diff),
+	testify.Equal(t, "  map[string]any{\n- \t\"order_id\": int64(1234567890123456788),\n+ \t\"order_id\": int64(1234567890123456789),\n  }\n", cmpText(res.DiffText()),
 		"numbers show as numbers in the diff, exactly")
 
 	res, err = assert.ToolArgs{Tool: "lookup", Args: map[string]any{"amount": 43, "rate": 0.25}}.Check(ctx, call(`{"amount":42.0,"rate":0.5}`))
 	require.NoError(t, err)
 	testify.Equal(t, "lookup (call 1): amount: got 42.0, want 43 (and 1 more difference)", res.Summary)
-	testify.Equal(t, "  map[string]any{\n- \t\"amount\": float64(43),\n+ \t\"amount\": float64(42),\n- \t\"rate\":   float64(0.25),\n+ \t\"rate\":   float64(0.5),\n  }\n", cmpText(res.Diff))
+	testify.Equal(t, "  map[string]any{\n- \t\"amount\": float64(43),\n+ \t\"amount\": float64(42),\n- \t\"rate\":   float64(0.25),\n+ \t\"rate\":   float64(0.5),\n  }\n", cmpText(res.DiffText()))
 
 	// Arguments float64 cannot hold still decode, for every check.
 	res, err = assert.ToolsCalled{Tools: []string{"lookup"}, RequireArgs: true}.Check(ctx, call(`{"n":1e400}`))

@@ -201,7 +201,7 @@ func scalarKeyOf(v any) (scalarKey, bool) {
 type explanation struct {
 	reason  string
 	details []Detail
-	diff    string
+	diff    *lazyText // the call's diff, built when read (Result.DiffText)
 }
 
 // takenExplanation explains an expected call whose matching calls all went
@@ -240,7 +240,7 @@ func (ix *callIndex) closestExplanation(w wantCall, sc toolScope) explanation {
 			}
 			continue
 		}
-		n, _, _ := w.callProblems(ix.calls[i], d)
+		n := w.problemCount(ix.calls[i], d)
 		if best < 0 || ix.args(best).err != nil || n <= bestN {
 			best, bestN = i, n
 		}
@@ -263,8 +263,12 @@ func (ix *callIndex) closestExplanation(w wantCall, sc toolScope) explanation {
 // how many more, the call's arguments and a diff of them.
 func (ix *callIndex) callExplanation(w wantCall, i int, sc toolScope) explanation {
 	call := sc.calls[i]
-	n, first, diff := w.callProblems(ix.calls[i], ix.args(i))
-	x := explanation{reason: fmt.Sprintf("%s (call %d): %s", shortName(call.Name), i+1, first), diff: diff}
+	n, first := w.callProblems(ix.calls[i], ix.args(i))
+	d := ix.args(i)
+	x := explanation{reason: fmt.Sprintf("%s (call %d): %s", shortName(call.Name), i+1, first)}
+	if w.argsDiffer(d) {
+		x.diff = deferText(func() string { return w.argsDiff(d) })
+	}
 	if more := n - 1; more > 0 {
 		x.reason += " (and " + plural(more, "more difference") + ")"
 	}

@@ -67,9 +67,12 @@ func toolChecks() map[string]func(*params) (Check, error) {
 //	missing "issue_refund"
 //	called: get_order_details ×1, get_user_details ×2
 //
+// MaxCalls 0 forbids the tools (MinCalls then defaults to 0), as
+// PromptKit's max_calls: 0.
+//
 // Errors (*ParamError): no tool names, an empty name or one with leading or
-// trailing whitespace, a negative bound, MinCalls (1 when nil) above
-// MaxCalls, MinCalls 0 without MaxCalls (it would check nothing), or, when
+// trailing whitespace, a negative bound, MinCalls (1 when nil, 0 with
+// MaxCalls 0) above MaxCalls, MinCalls 0 without MaxCalls (it would check nothing), or, when
 // the transcript declares its tools, a name that is a near miss of a declared tool
 // (see ToolsNotCalled).
 //
@@ -131,7 +134,7 @@ func (c ToolsCalled) validate() error {
 			case t.n > 1:
 				return paramErr(check, "max_calls", "%s is listed %d times, so it needs at least %d calls, more than max_calls %d", quoteName(t.name), t.n, t.n*lo, *c.MaxCalls)
 			case c.MinCalls == nil:
-				return paramErr(check, "max_calls", "%d is less than min_calls 1 (the default); to forbid a tool use tools_not_called", *c.MaxCalls)
+				return paramErr(check, "max_calls", "%d is less than min_calls 1 (the default): give min_calls, or max_calls 0 to forbid the tools", *c.MaxCalls)
 			}
 		}
 	}
@@ -140,6 +143,9 @@ func (c ToolsCalled) validate() error {
 
 func (c ToolsCalled) minCalls() int {
 	if c.MinCalls == nil {
+		if c.MaxCalls != nil && *c.MaxCalls == 0 {
+			return 0 // max_calls 0 forbids, as PromptKit's
+		}
 		return 1
 	}
 	return *c.MinCalls

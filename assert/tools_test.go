@@ -133,7 +133,10 @@ func TestToolsCalled(t *testing.T) {
 		{name: "both aliases", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "tool_names": "b"}, want: ERROR},
 		{name: "min above max", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "min_calls": 3, "max_calls": 2}, want: ERROR,
 			summary: `tools_called: param "min_calls": min_calls 3 is more than max_calls 2`},
-		{name: "max 0 under the default min", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "max_calls": 0}, want: ERROR, param: "max_calls"},
+		{name: "max 0 forbids, as PromptKit's", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "max_calls": 0}, want: PASS},
+		{name: "max 0 fails a call", tr: refund, check: "tools_called", params: map[string]any{"tools": "get_user_details", "max_calls": 0}, want: FAIL,
+			summary: `"get_user_details" called 2 times, want at most 0`, score: ptr(0)},
+		{name: "max 1 under the default min", tr: refund, check: "tools_called", params: map[string]any{"tools": []any{"a", "a"}, "max_calls": 1}, want: ERROR, param: "max_calls"},
 		{name: "min 0 alone checks nothing", tr: refund, check: "tools_called", params: map[string]any{"tools": "a", "min_calls": 0}, want: ERROR, param: "min_calls"},
 		{name: "listed twice over max", tr: refund, check: "tools_called", params: map[string]any{"tools": []any{"a", "a"}, "max_calls": 1}, want: ERROR,
 			summary: `tools_called: param "max_calls": "a" is listed 2 times, so it needs at least 2 calls, more than max_calls 1`},
@@ -547,7 +550,7 @@ func TestToolChecksTauBench(t *testing.T) {
 	require.NoError(t, err)
 	testify.False(t, res.Passed)
 	testify.Equal(t, "book_reservation (call 8): payment_methods[1].amount: got 55, want 56", res.Summary, "both bookings differ once; the latest is shown")
-	testify.Contains(t, res.Diff, "56")
+	testify.Contains(t, res.DiffText(), "56")
 
 	res, err = assert.NoToolErrors{}.Check(ctx, tr)
 	require.NoError(t, err)
@@ -605,7 +608,7 @@ func TestToolChecksOnEveryTauBenchRun(t *testing.T) {
 func requireBounded(t *testing.T, what string, res assert.Result, err error) {
 	t.Helper()
 	const line, total = 4 << 10, 16 << 10
-	texts := []string{res.Summary, res.Diff}
+	texts := []string{res.Summary, res.DiffText()}
 	if err != nil {
 		texts = append(texts, err.Error())
 	}
@@ -687,9 +690,9 @@ func TestToolChecksBoundedOutput(t *testing.T) {
 	require.NoError(t, err)
 	requireBounded(t, "tool_args, 10 MB value", res, err)
 	testify.Equal(t, `note (call 1): text: got [10485740 bytes]…"xxxxxxxxxxxxxxxxxxxxY", want [10485740 bytes]…"xxxxxxxxxxxxxxxxxxxxX"`, res.Summary)
-	testify.Contains(t, cmpText(res.Diff), `[10485694 bytes]…xxx`, "the diff shows the strings from near their difference")
-	testify.Contains(t, cmpText(res.Diff), `"X"`)
-	testify.Contains(t, cmpText(res.Diff), `"Y"`)
+	testify.Contains(t, cmpText(res.DiffText()), `[10485694 bytes]…xxx`, "the diff shows the strings from near their difference")
+	testify.Contains(t, cmpText(res.DiffText()), `"X"`)
+	testify.Contains(t, cmpText(res.DiffText()), `"Y"`)
 
 	// Errors name bounded values too.
 	for name, c := range map[string]assert.Check{

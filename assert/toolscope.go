@@ -14,24 +14,24 @@ import (
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
-// toolScope is the tool calls a check reads, with the messages they come from.
+// toolScope is the tool calls a check reads, with the messages they come
+// from. calls are shared by the checks of the same messages (see
+// linkcache.go): they must not be modified.
 type toolScope struct {
 	calls []evalkit.ToolCall
 	msgs  []evalkit.Message
 	turn  bool
 	start int // index in Transcript.Messages of msgs[0]
+	links *linkEntry
 }
 
 // orphans returns the scope's tool messages that answer no call of the
 // scope (Transcript.OrphanResults, or Turn.OrphanResults for the last turn).
 func (s toolScope) orphans() []evalkit.ToolResult {
-	switch {
-	case s.turn && s.start < 0:
+	if s.links == nil {
 		return nil
-	case s.turn:
-		return evalkit.Turn{Start: s.start, Messages: s.msgs}.OrphanResults()
 	}
-	return (&evalkit.Transcript{Messages: s.msgs}).OrphanResults()
+	return s.links.orphanResults()
 }
 
 // agentActed returns an error wrapping ErrNoOutput, naming the check, when
@@ -62,13 +62,15 @@ func scopedCalls(check string, tr *evalkit.Transcript, s Scope) (toolScope, erro
 		return toolScope{}, err
 	}
 	if s.or(Session) == Session {
-		return toolScope{calls: tr.ToolCalls(), msgs: tr.Messages}, nil
+		l := linked(tr.Messages, 0)
+		return toolScope{calls: l.calls, msgs: tr.Messages, links: l}, nil
 	}
 	t, ok := tr.LastTurn()
 	if !ok {
 		return toolScope{turn: true, start: -1}, nil
 	}
-	return toolScope{calls: t.ToolCalls(), msgs: t.Messages, turn: true, start: t.Start}, nil
+	l := linked(t.Messages, t.Start)
+	return toolScope{calls: l.calls, msgs: t.Messages, turn: true, start: t.Start, links: l}, nil
 }
 
 func (s toolScope) label() string {

@@ -348,10 +348,10 @@ func (c ToolCallsWithArgs) Check(_ context.Context, tr *evalkit.Transcript) (Res
 	}
 	problems := bounded{max: maxProblems}
 	var details []Detail
-	var diff string
+	var diff *lazyText
 	short := 0
 	for _, i := range considered {
-		n, first, d := w.callProblems(sc.calls[i], ix.args(i))
+		n, first := w.callProblems(sc.calls[i], ix.args(i))
 		if n == 0 {
 			continue
 		}
@@ -359,7 +359,9 @@ func (c ToolCallsWithArgs) Check(_ context.Context, tr *evalkit.Transcript) (Res
 		problems.add("call %d: %s", i+1, first)
 		if short == 1 {
 			details = append(details, Detail{"args", fmt.Sprintf("call %d: %s", i+1, rawArgs(sc.calls[i].Args))})
-			diff = d
+			if d := ix.args(i); w.argsDiffer(d) {
+				diff = deferText(func() string { return w.argsDiff(d) })
+			}
 		}
 	}
 	score := 1 - ratio(short, len(considered))
@@ -371,7 +373,7 @@ func (c ToolCallsWithArgs) Check(_ context.Context, tr *evalkit.Transcript) (Res
 		lines = append(lines, Detail{"short", pr})
 	}
 	res := fail(score, fmt.Sprintf("%d of %s %s short", short, calls(len(considered)), verb(short, "falls", "fall")), sc.withScope(append(lines, details...))...)
-	res.Diff = diff
+	res.lazyDiff = diff
 	return res, nil
 }
 

@@ -78,6 +78,7 @@ var coreParams = map[string]map[string]any{
 	"llm_judge_conversation":   {"criteria": "Confirms the refund"},
 	"llm_judge_tool_calls":     {"criteria": "Looks the order up first"},
 	"assertion":                {"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "Confirms the refund"}, "min_score": 0.8},
+	"guardrail":                {"eval_type": "content_excludes", "eval_params": map[string]any{"patterns": []any{"password"}}},
 	"consistent":               {"max_distance": 0.3},
 }
 

@@ -70,6 +70,35 @@ type Passing struct {
 	// satisfy: a map, a JSON string, []byte or json.RawMessage, as
 	// JSONSchema's Schema. It is not canonicalized.
 	Schema any
+	// Prefer passes a pairwise verdict whose Preference (a pairwise
+	// format's, see package verdicts) is at least as good for its answer
+	// as it says.
+	Prefer *Prefer
+	// Verdicts are passing verdicts as literal JSON values of any type,
+	// compared with the verdict (Field's value, the verdict object, or
+	// the judge's whole answer) after Rules; one object with a "$schema"
+	// key is an explicit Schema. See verdict_literal.go; MindTrial's.
+	Verdicts []any
+}
+
+// Prefer is a passing criterion on a pairwise verdict's Preference. Winner
+// is "A" or "B"; Strength 1 passes a win of any strength (A>B, A>>B), 2 a
+// strong win only (A>>B); OrTie passes a tie too (A=B). As Prefers,
+// PrefersStrongly and PrefersOrTie make them.
+type Prefer struct {
+	Winner   string
+	Strength int
+	OrTie    bool
+}
+
+func (p Prefer) String() string {
+	switch {
+	case p.OrTie:
+		return p.Winner + " at least ties"
+	case p.Strength == 2:
+		return p.Winner + " much better"
+	}
+	return p.Winner + " better"
 }
 
 // GradeVerdict grades a judge's verdict against p, returning whether it
@@ -93,14 +122,18 @@ type graded struct {
 // hasCriterion reports whether any field of p is set: the zero Passing of
 // a judged check means the judge's own pass/fail.
 func (p Passing) hasCriterion() bool {
-	return p.MinScore != nil || p.MaxScore != nil || len(p.Labels) > 0 || p.Passed != nil || p.Schema != nil ||
-		len(p.Offered) > 0 || p.Rules != (Rules{}) || p.Field != ""
+	return p.MinScore != nil || p.MaxScore != nil || len(p.Labels) > 0 || p.Passed != nil || p.Schema != nil || p.Prefer != nil ||
+		len(p.Offered) > 0 || p.Rules != (Rules{}) || p.Field != "" || len(p.Verdicts) > 0
 }
 
 // validate checks p is exactly one valid criterion; errors are
 // *ParamError on the check's parameter names.
 func (p Passing) validate(check string) error {
+	p = p.withExplicitSchema()
 	var set []string
+	if len(p.Verdicts) > 0 {
+		set = append(set, "passing_verdicts")
+	}
 	if p.MinScore != nil || p.MaxScore != nil {
 		set = append(set, "min_score/max_score")
 	}
@@ -113,11 +146,17 @@ func (p Passing) validate(check string) error {
 	if p.Schema != nil {
 		set = append(set, "passing_schema")
 	}
+	if p.Prefer != nil {
+		set = append(set, "prefers")
+	}
 	switch {
 	case len(set) == 0:
-		return paramErr(check, "passing", "no passing criterion: give min_score/max_score, passing_labels, passed or passing_schema")
+		return paramErr(check, "passing", "no passing criterion: give min_score/max_score, passing_labels, passed, passing_schema or prefers")
 	case len(set) > 1:
 		return paramErr(check, "passing", "give one passing criterion, not %s", strings.Join(set, " and "))
+	}
+	if len(p.Verdicts) > 0 {
+		return p.validateLiteral(check)
 	}
 	if p.Rules != (Rules{}) && len(p.Labels) == 0 {
 		return paramErr(check, "label_rules", "the rules apply to passing_labels, which are not given")
@@ -145,6 +184,13 @@ func (p Passing) validate(check string) error {
 	case p.Schema != nil:
 		_, err := compileNamed(check, "passing_schema", p.Schema)
 		return err
+	case p.Prefer != nil:
+		if w := p.Prefer.Winner; w != "A" && w != "B" {
+			return paramErr(check, "prefers", "the winner is \"A\" or \"B\", not %s", excerpt(w))
+		}
+		if p.Prefer.Strength != 1 && p.Prefer.Strength != 2 {
+			return paramErr(check, "prefers", "the strength is 1 (better) or 2 (much better), not %d", p.Prefer.Strength)
+		}
 	}
 	return nil
 }
@@ -179,6 +225,7 @@ func (p Passing) grade(check string, v evalkit.Verdict) (graded, error) {
 	if err := p.validate(check); err != nil {
 		return graded{}, err
 	}
+	p = p.withExplicitSchema()
 	if err := contradiction(check, v); err != nil {
 		return graded{}, err
 	}
@@ -189,8 +236,27 @@ func (p Passing) grade(check string, v evalkit.Verdict) (graded, error) {
 		return p.gradeLabel(check, v)
 	case p.Passed != nil:
 		return p.gradeBool(check, v)
+	case p.Prefer != nil:
+		return p.gradePreference(check, v)
+	case len(p.Verdicts) > 0:
+		return p.gradeLiteral(check, v)
 	}
 	return p.gradeSchema(check, v)
+}
+
+// gradePreference grades a pairwise verdict's Preference against Prefer.
+func (p Passing) gradePreference(check string, v evalkit.Verdict) (graded, error) {
+	if v.Preference == nil {
+		return graded{}, badVerdict(check, "the verdict states no preference between two answers (label %s): judge the pair in a pairwise format (package verdicts: ArenaHard, MTBenchPair)", excerpt(v.Label))
+	}
+	got, want := *v.Preference, *p.Prefer
+	passed := got.Winner == want.Winner && got.Strength >= want.Strength ||
+		want.OrTie && got.Winner == "" && got.Strength == 0
+	summary := "preference " + got.String()
+	if passed {
+		return graded{passed: true, summary: summary}, nil
+	}
+	return graded{summary: summary + ", want " + want.String()}, nil
 }
 
 // scoreSlack keeps float rounding in the normalization from flipping a
@@ -310,7 +376,7 @@ func (p Passing) gradeBool(check string, v evalkit.Verdict) (graded, error) {
 	what := "pass/fail"
 	if p.Field == "" {
 		if v.Passed == nil {
-			return graded{}, badVerdict(check, "the verdict has no pass/fail of the judge's own")
+			return graded{}, badVerdict(check, "the verdict has no pass/fail of the judge's own (no \"pass\" or \"passed\" field, no label pass or fail)%s", gaveInstead(v))
 		}
 		got = *v.Passed
 	} else {
@@ -339,6 +405,19 @@ func (p Passing) gradeBool(check string, v evalkit.Verdict) (graded, error) {
 		return graded{passed: true, summary: summary}, nil
 	}
 	return graded{summary: summary + ", want " + word(*p.Passed)}, nil
+}
+
+// gaveInstead says what a verdict has in place of the missing field.
+func gaveInstead(v evalkit.Verdict) string {
+	switch {
+	case v.Label != "":
+		return ": it gives the label " + excerpt(v.Label)
+	case v.Scored:
+		return fmt.Sprintf(": it gives only a score, %.2f", v.Score)
+	case len(v.Fields) > 0:
+		return ": its fields are " + fieldNames(v.Fields)
+	}
+	return ""
 }
 
 // contradiction rejects a verdict whose label says pass or fail (see

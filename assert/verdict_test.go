@@ -82,7 +82,7 @@ func TestGradeVerdictC04MissingGradedField(t *testing.T) {
 		{name: "a: no pass field", reply: `{"score": 0, "reasoning": "Does not answer the question."}`, passing: passField, want: ERROR,
 			err: `GradeVerdict: the judge's verdict cannot be graded: the verdict has no field "pass" (it has "reasoning", "score")`},
 		{name: "a: no pass/fail of the judge's own", reply: `{"score": 0, "reasoning": "Does not answer the question."}`, passing: assert.Passing{Passed: &yes}, want: ERROR,
-			err: `GradeVerdict: the judge's verdict cannot be graded: the verdict has no pass/fail of the judge's own`},
+			err: `GradeVerdict: the judge's verdict cannot be graded: the verdict has no pass/fail of the judge's own (no "pass" or "passed" field, no label pass or fail): it gives only a score, 0.00`},
 		{name: "b: neither pass nor score", reply: `{"reasoning": "Looks fine I guess."}`, passing: passField, want: ERROR,
 			err: `GradeVerdict: the judge's verdict cannot be graded: the verdict has no field "pass" (it has "reasoning")`},
 		{name: "b: neither, with a threshold", reply: `{"reasoning": "Looks fine I guess."}`, passing: threshold, want: ERROR,
@@ -287,7 +287,7 @@ func TestGradeVerdictBadPassing(t *testing.T) {
 		param   string
 		err     string
 	}{
-		{"none", assert.Passing{}, "passing", `GradeVerdict: param "passing": no passing criterion: give min_score/max_score, passing_labels, passed or passing_schema`},
+		{"none", assert.Passing{}, "passing", `GradeVerdict: param "passing": no passing criterion: give min_score/max_score, passing_labels, passed, passing_schema or prefers`},
 		{"two", assert.Passing{MinScore: ptr(0.5), Passed: &yes}, "passing", `GradeVerdict: param "passing": give one passing criterion, not min_score/max_score and passed`},
 		{"min above max", assert.Passing{MinScore: ptr(0.8), MaxScore: ptr(0.2)}, "min_score", `GradeVerdict: param "min_score": 0.8 is above max_score 0.2: no score can pass`},
 		{"min 0 never fails", assert.Passing{MinScore: ptr(0)}, "min_score", `GradeVerdict: param "min_score": every score in [0,1] passes: the threshold can never fail`},

@@ -146,6 +146,6 @@ func (e *Expectation) Similar(reference string, min float64) *Expectation {
 		}))
 		return e
 	}
-	e.report(label, assert.Assertion{Eval: assert.CosineSimilarity{ReferenceText: reference, Embedder: e.t.x.embedder}, MinScore: &min})
+	e.report(label, assert.Assertion{Eval: assert.CosineSimilarity{ReferenceText: reference, Embedder: e.t.embedder()}, MinScore: &min})
 	return e
 }

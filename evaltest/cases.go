@@ -22,6 +22,7 @@ import (
 	"github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 	"github.com/evalkit-go/evalkit/internal/yamlcheck"
+	"github.com/evalkit-go/evalkit/promptkit"
 )
 
 // Case is one case of a case file: an input for the agent, and the evals
@@ -47,7 +48,9 @@ import (
 // "assertions" may stand for "evals", and an eval may carry PromptKit's
 // id, message, description and trigger (kept, not interpreted: an eval
 // runs once, on the transcript the run function returns), so a
-// PromptKit-style list runs unchanged.
+// PromptKit-style list runs unchanged. PromptKit's own files — packs,
+// Scenario and Eval documents — are read as published, with PromptKit's
+// meaning (package promptkit): one case per pack prompt or document.
 type Case struct {
 	// Name names the case's subtest; unique across the files of a run.
 	Name string
@@ -73,6 +76,11 @@ type Case struct {
 	// case's judged evals ask when they name none (see WithJudgeSet):
 	// judge: strict, variant: cheap. Either may be given alone.
 	Judge, Variant string
+	// Turns are a PromptKit scenario's user turns, in order (Input is the
+	// first); Recording is a PromptKit eval document's saved conversation
+	// (see promptkit.go).
+	Turns     []string
+	Recording string
 	// File and Line are where the case is written.
 	File string
 	Line int
@@ -90,6 +98,11 @@ type CaseEval struct {
 	Judge, Variant string
 	// Line is where the eval is written, in its case's File.
 	Line int
+	// PromptKit is the entry of a PromptKit file (pack, scenario, eval
+	// document) as written, which gives the eval PromptKit's meaning:
+	// trigger, when, enabled, sampling, a validator's direction, metric
+	// and groups (see package promptkit); nil for evalkit's case files.
+	PromptKit *promptkit.Entry
 }
 
 // rule is the case's Repeat rule.
@@ -208,6 +221,10 @@ func (t *T) expectCase(c Case, tr *evalkit.Transcript, evals []CaseEval) {
 	t.tb.Helper()
 	e := t.Expect(tr)
 	for _, ev := range evals {
+		if ev.PromptKit != nil {
+			e.promptKitEval(c, ev)
+			continue
+		}
 		e.eval(ev.label(c.File), ev.Type, ev.Params)
 	}
 }
@@ -344,6 +361,7 @@ type caseParser struct {
 	file     string
 	reg      *assert.Registry
 	problems []string
+	bound    bool // a PromptKit runtime config whose bindings reg holds: no cases, no problem
 }
 
 // A problem quotes at most maxQuoted bytes of any text of the file, and
@@ -407,9 +425,13 @@ func parseCases(file string, data []byte, reg *assert.Registry) ([]Case, []strin
 			}
 			continue
 		}
+		if promptkit.Detect(&doc) != "" {
+			cases = append(cases, p.promptKit(&doc)...) // a PromptKit file, as published (promptkit.go)
+			continue
+		}
 		cases = append(cases, p.document(&doc)...)
 	}
-	if docs == 0 || len(cases) == 0 && len(p.problems) == 0 {
+	if docs == 0 || len(cases) == 0 && len(p.problems) == 0 && !p.bound {
 		p.problem(nil, "", "no cases: want a list of cases, or a mapping with the list under \"cases\"")
 	}
 	return cases, p.problems

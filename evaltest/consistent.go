@@ -14,9 +14,11 @@ import (
 // fake in tests): the one Similar, SetExpectation.Consistent and the
 // embedding checks Eval builds (cosine_similarity with reference_text,
 // consistent) embed with. Without it, those are evaluation errors naming
-// this option. Embedders are not recorded: give a deterministic one in CI
-// (judgefake.BagOfWords, or a recording transport around your embeddings
-// client).
+// this option. An embedder with an identity (openaiembedder's) is recorded
+// into the test's judge recording and replayed under the T's mode, as a
+// judge is (golden.EmbedRecorder): CI then needs no network and no key. A
+// fake (judgefake.BagOfWords) is asked directly. Its calls stop at the
+// test's deadline (see Context).
 func WithEmbedder(e evalkit.Embedder) Option {
 	return func(t *T) { t.x.embedder = e }
 }
@@ -62,7 +64,7 @@ func (s *SetExpectation) Consistent(maxDistance float64) *SetExpectation {
 		}))
 		return s
 	}
-	s.report(label, "consistent", assert.Consistent{Embedder: s.t.x.embedder, MaxDistance: maxDistance})
+	s.report(label, "consistent", assert.Consistent{Embedder: s.t.embedder(), MaxDistance: maxDistance})
 	return s
 }
 
@@ -116,7 +118,7 @@ func (f setCheckFunc) CheckSet(ctx context.Context, trs []*evalkit.Transcript) (
 
 func (s *SetExpectation) report(label, checkType string, c assert.SetCheck) {
 	s.t.tb.Helper()
-	res, err := runSetCheck(s.t.tb.Context(), c, s.trs)
+	res, err := runSetCheck(s.t.Context(), c, s.trs)
 	if err == nil && !res.Passed && res.Summary == "" {
 		res.Summary = "failed"
 	}
@@ -136,5 +138,6 @@ func runSetCheck(ctx context.Context, c assert.SetCheck, trs []*evalkit.Transcri
 			res, err = assert.Result{}, fmt.Errorf("the check panicked: %v", r)
 		}
 	}()
-	return c.CheckSet(ctx, trs)
+	res, err = c.CheckSet(ctx, trs)
+	return res, whyStopped(ctx, err)
 }

@@ -80,6 +80,14 @@
 //	judge: gpt-4.1-mini (replayed testdata/evalkit/TestRefund.judge.json)
 //	hint: EVALKIT_MODE=refresh go test ./agent -run '^TestRefund$'   # re-judge against the live judge
 //
+// Each verdict a live judge gives is journaled beside the recording as soon
+// as it is obtained, so a run that ends before the test does (a timeout, a
+// panic, a kill) loses none: the next run merges the journal (see
+// golden.JournalSuffix). Judge calls stop a margin before go test's
+// -timeout deadline (see Context), failing the step with a message naming
+// the judge, the criteria, the request in flight and how long it ran,
+// rather than Go's "test timed out" panic.
+//
 // Parallel tests share a judge's rate limits: a JudgeLimiter bounds the
 // judge calls of every T given it (WithJudgeLimiter) to a number in flight
 // and a number started a minute; without one, EVALKIT_JUDGE_CONCURRENCY

@@ -49,8 +49,9 @@ func WithRegistry(r *assert.Registry) Option {
 	return func(t *T) { t.registry = r }
 }
 
-// New returns a T reporting to tb. Checks run under tb.Context(), which is
-// cancelled when the test ends.
+// New returns a T reporting to tb. Checks run under Context(tb), which is
+// cancelled when the test ends, and a margin before go test's -timeout
+// deadline.
 func New(tb testing.TB, opts ...Option) *T {
 	tb.Helper()
 	t := &T{tb: tb}
@@ -86,7 +87,7 @@ func (e *Expectation) report(label string, c assert.Check) {
 // reportCall is report for a fluent method: the label is the call
 // name(args...), rendered only when something shows it (see reportLazy).
 func (e *Expectation) reportCall(c assert.Check, name string, args ...any) {
-	res, err := runCheck(e.t.tb.Context(), c, e.tr)
+	res, err := runCheck(e.t.Context(), c, e.tr)
 	if err == nil && res.Passed && e.t.resultsWriter() == nil {
 		return // nothing shows a passing check with no results file to write
 	}
@@ -101,7 +102,7 @@ func (e *Expectation) reportCall(c assert.Check, name string, args ...any) {
 // rendering a label's arguments (a schema, expected arguments, as JSON)
 // cost more than a passing check.
 func (e *Expectation) reportLazy(label func() string, c assert.Check, step *stepJudge) {
-	res, err := runCheck(e.t.tb.Context(), c, e.tr)
+	res, err := runCheck(e.t.Context(), c, e.tr)
 	if err == nil && res.Passed && !step.asked() && e.t.resultsWriter() == nil {
 		return // nothing shows a passing check that asked no judge and has no results file to write
 	}
@@ -127,7 +128,7 @@ func (s *stepJudge) asked() bool {
 // message then mentions (see stepJudge.noteFor); step may be nil.
 func (e *Expectation) reportJudged(label string, c assert.Check, step *stepJudge) {
 	e.t.tb.Helper()
-	res, err := runCheck(e.t.tb.Context(), c, e.tr)
+	res, err := runCheck(e.t.Context(), c, e.tr)
 	e.settle(label, c, res, err, step)
 }
 
@@ -158,6 +159,7 @@ func runCheck(ctx context.Context, c assert.Check, tr *evalkit.Transcript) (res 
 		}
 	}()
 	res, err = c.Check(ctx, tr)
+	err = whyStopped(ctx, err)
 	if err == nil && !(res.Score >= 0 && res.Score <= 1) {
 		// A check's score is in [0,1] (assert.Result): one outside it is
 		// the check's bug, never a pass, and no report can read it.
@@ -222,9 +224,9 @@ func writeOutcome(b *strings.Builder, label string, res assert.Result, err error
 		}
 		fmt.Fprintf(b, "\n%s: %s", textnorm.Excerpt(d.Label, maxLabel), textnorm.Excerpt(d.Text, maxLine))
 	}
-	if res.Diff != "" {
+	if diff := res.DiffText(); diff != "" {
 		b.WriteString("\ndiff (-want +got):\n")
-		b.WriteString(textnorm.Excerpt(strings.TrimRight(res.Diff, "\n"), maxDiff))
+		b.WriteString(textnorm.Excerpt(strings.TrimRight(diff, "\n"), maxDiff))
 	}
 }
 

@@ -1,15 +1,22 @@
 package evaltest
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/deadline"
 )
 
 // HTTPRecording is the client HTTPClient returns: an *http.Client whose
@@ -24,6 +31,10 @@ type HTTPRecording struct {
 	tb   testing.TB
 	tr   *golden.Transport
 	hint string
+	stop *deadline.Stop // nil: no deadline
+
+	mu    sync.Mutex
+	stops []error // requests the deadline stopped, in order
 }
 
 // HTTPClient returns a client whose transport records and replays the
@@ -65,6 +76,12 @@ type HTTPRecording struct {
 //	    differs: body.messages[0].content: now "You are a terse airline agent.", recorded "# Airline Agent Policy…"
 //	    hint: EVALKIT_MODE=record go test ./agent -run '^TestAgent$'   # record the missing model calls against the live API
 //
+// Each request, and the reading of its response, stops at the test's
+// deadline (see Context) with an error naming the request, which the test
+// also reports when it ends. Each exchange obtained in record or refresh
+// mode is journaled at once (see golden.JournalSuffix), so a run that ends
+// before the test does loses none.
+//
 // The recording is read at the first call and written when the test ends.
 // A bad mode or a recording that does not read fails the test at once
 // (tb.Fatalf), so call HTTPClient from the test's goroutine.
@@ -96,10 +113,16 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 		tb.Fatalf("HTTPClient(t): error: %v", err)
 		return nil
 	}
+	logNotes(tb, tr.Notes()) // a journal recovered, say
+	rec := &HTTPRecording{tb: tb, tr: tr, hint: hint, stop: stopFor(tb)}
+	rec.Client = &http.Client{Transport: rec}
 	tb.Cleanup(func() {
 		tb.Helper()
 		if misses := tr.Misses(); len(misses) > 0 {
 			tb.Errorf("%s", missMessage(misses, hint))
+		}
+		for _, err := range rec.stalled() {
+			tb.Errorf("HTTPClient(t): error: %v", err)
 		}
 		if tb.Failed() || tb.Skipped() || filtered() {
 			tr.MarkPartial()
@@ -108,9 +131,8 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 			tb.Errorf("HTTPClient(t): error: saving the recorded HTTP exchanges: %v", err)
 		}
 		tr.Close()
+		logNotes(tb, tr.Notes())
 	})
-	rec := &HTTPRecording{tb: tb, tr: tr, hint: hint}
-	rec.Client = &http.Client{Transport: rec}
 	return rec
 }
 
@@ -125,9 +147,74 @@ func testScope(tb testing.TB) string {
 }
 
 // RoundTrip implements http.RoundTripper: the recorded response, or live's
-// as the mode says (see HTTPClient).
+// as the mode says (see HTTPClient), stopped at the test's deadline.
 func (r *HTTPRecording) RoundTrip(req *http.Request) (*http.Response, error) {
-	return r.tr.RoundTrip(req)
+	if r.stop == nil {
+		return r.tr.RoundTrip(req)
+	}
+	what := req.Method + " " + deadline.CleanURL(req.URL.String())
+	ctx, cancel := deadline.WithStop(req.Context(), r.stop)
+	resp, err := deadline.Wait(ctx, what, func(ctx context.Context) (*http.Response, error) {
+		return r.tr.RoundTrip(req.WithContext(ctx))
+	})
+	if err != nil {
+		cancel()
+		r.stopped(err)
+		return nil, err
+	}
+	// The deadline holds while the body is read; closing it lets go.
+	resp.Body = &stopBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, what: what, start: time.Now(), r: r}
+	return resp, nil
+}
+
+// stopped notes err when the test's deadline caused it.
+func (r *HTTPRecording) stopped(err error) {
+	var de *deadline.Error
+	if !errors.As(err, &de) {
+		return
+	}
+	r.mu.Lock()
+	r.stops = append(r.stops, err)
+	r.mu.Unlock()
+}
+
+// stalled returns the requests the deadline stopped.
+func (r *HTTPRecording) stalled() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.stops)
+}
+
+// stopBody is a response body read under the test's deadline: a read the
+// deadline ends returns a *deadline.Error naming the request.
+type stopBody struct {
+	io.ReadCloser
+	ctx    context.Context
+	cancel context.CancelFunc
+	what   string
+	start  time.Time
+	r      *HTTPRecording
+	once   sync.Once
+}
+
+func (b *stopBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		if stop := deadline.Of(b.ctx); stop != nil {
+			var de *deadline.Error
+			if !errors.As(err, &de) {
+				err = &deadline.Error{What: "reading the response to " + b.what, Waited: time.Since(b.start), Stop: stop, Err: err}
+			}
+			b.once.Do(func() { b.r.stopped(err) })
+		}
+	}
+	return n, err
+}
+
+func (b *stopBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 // Transcript returns the transcript of the agent whose model calls went

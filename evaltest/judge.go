@@ -44,7 +44,7 @@ func (t *T) evalRegistry(step *stepJudge) *assert.Registry {
 		reg = assert.NewRegistry()
 	}
 	if t.x.embedder != nil {
-		reg = reg.WithEmbedder(t.x.embedder) // see WithEmbedder
+		reg = reg.WithEmbedder(t.embedder()) // see WithEmbedder
 	}
 	if t.x.classifier != nil {
 		reg = reg.WithClassifier(t.x.classifier) // see WithClassifier

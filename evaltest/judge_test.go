@@ -79,7 +79,7 @@ judge: gpt-4.1-mini`},
 		}, `Judge("Confirms the refund", MinScore(0.80)): error: llm_judge: the judge's verdict cannot be graded: the verdict has no score, and the threshold needs one`},
 		{"no threshold and no pass/fail", judgefake.Fixed(evalkit.Verdict{Score: 0.9, Scored: true}), func(e *evaltest.Expectation) {
 			e.Judge("Confirms the refund")
-		}, `Judge("Confirms the refund"): error: llm_judge: the judge's verdict cannot be graded: asked to label the content pass or fail, the judge gave no label`},
+		}, `Judge("Confirms the refund"): error: llm_judge: the judge's verdict cannot be graded: the verdict has no pass/fail: asked for the label pass or fail, the judge gave no label and no "passed" field: it gives only a score, 0.90`},
 		{"Eval llm_judge asks the T's judge", judgefake.Fixed(verdict055), func(e *evaltest.Expectation) {
 			e.Eval("assertion", map[string]any{"eval_type": "llm_judge", "eval_params": map[string]any{"criteria": "States the amount"}, "min_score": 0.8})
 		}, `Eval("assertion", {"eval_params":{"criteria":"States the amount"},"eval_type":"llm_judge","min_score":0.8}): score 0.55, want >= 0.80

@@ -17,8 +17,15 @@ import (
 // one over HTTP records and replays through HTTPClient:
 //
 //	c := openaiclassifier.FromEnv(openaiclassifier.WithHTTPClient(evaltest.HTTPClient(t).Client))
+//
+// Its calls stop at the test's deadline (see Context).
 func WithClassifier(c evalkit.Classifier) Option {
-	return func(t *T) { t.x.classifier = c }
+	return func(t *T) {
+		t.x.classifier = nil
+		if c != nil {
+			t.x.classifier = waitingClassifier{c}
+		}
+	}
 }
 
 // The model-graded metrics, each asking the T's judge (WithJudge) through

@@ -102,3 +102,73 @@ func fluentChain(et *evaltest.T, tr *evalkit.Transcript, schema map[string]any) 
 		panic("the chain failed")
 	}
 }
+
+// failureCountingTB keeps a benchmark's failing checks from failing it: the corpus
+// chain fails on the runs τ-bench rewarded 0, as it should, and evaltest
+// reports each failure (its message built, diff included) to Errorf.
+type failureCountingTB struct {
+	testing.TB
+	failures int
+}
+
+func (q *failureCountingTB) Errorf(string, ...any) { q.failures++ }
+
+// BenchmarkCorpusChain is assert's benchmark of the same name through
+// evaltest: each real τ-bench run's eleven checks (benchdata.Run.Checks)
+// as a case file gives them to Expect(tr).Eval, failures reported as a
+// test reports them (the message built, the diff read), against the same
+// checks by hand (benchdata.HandWrittenRun), paired. The target is ≤ 1.5×.
+func BenchmarkCorpusChain(b *testing.B) {
+	runs, err := benchdata.CorpusRuns()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if runs, err = benchdata.CorpusVariants(runs, 4); err != nil {
+		b.Fatal(err)
+	}
+	plain := make([][]benchdata.PlainMessage, len(runs))
+	specs := make([][]benchdata.Spec, len(runs))
+	for i := range runs {
+		rec, err := benchdata.DecodePlain(runs[i].Raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		plain[i], specs[i] = rec.Msgs(), runs[i].Checks()
+	}
+	tb := &failureCountingTB{TB: b}
+	et := evaltest.New(tb)
+	hand := func(i int) { benchdata.HandWrittenRun(&runs[i], plain[i]) }
+	eval := func(i int) {
+		e := et.Expect(runs[i].Transcript)
+		for _, s := range specs[i] {
+			e.Eval(s.Type, s.Params)
+		}
+	}
+	b.Run("baseline=handwritten", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			hand(i % len(runs))
+			i++
+		}
+	})
+	b.Run("evaltest.Eval", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			eval(i % len(runs))
+			i++
+		}
+	})
+	b.Run("paired/evaltest.Eval", func(b *testing.B) {
+		i := 0
+		ratio := benchdata.Paired(b, func() { hand(i % len(runs)) }, func() {
+			eval(i % len(runs))
+			i++
+		})
+		b.ReportMetric(ratio, "x-baseline")
+	})
+	if tb.failures == 0 {
+		b.Fatal("no check failed on the corpus: the failing runs were not checked")
+	}
+}

@@ -10,10 +10,12 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"testing"
 	"unicode"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/deadline"
 	"github.com/evalkit-go/evalkit/internal/judgehttp"
 )
 
@@ -107,16 +109,28 @@ func (t *T) recorder(j evalkit.Judge) (*golden.Recorder, error) {
 	}
 	t.rec.mu.Lock()
 	defer t.rec.mu.Unlock()
+	rec, err := t.openRecording(mode)
+	if err != nil {
+		return nil, err
+	}
+	return rec.For(t.limited(j)) // live calls wait for the limiter (limit.go)
+}
+
+// openRecording reads the T's recording, once, and registers its saving
+// with the test's Cleanup; t.rec.mu is held. The Recorder it returns has
+// no live judge: For and Embedder make the ones that answer.
+func (t *T) openRecording(mode golden.Mode) (*golden.Recorder, error) {
 	if t.rec.rec != nil {
-		return t.rec.rec.For(t.limited(j)) // live calls wait for the limiter (limit.go)
+		return t.rec.rec, nil
 	}
 	path := filepath.Join("testdata", "evalkit", fileName(t.topTest())+".judge.json")
-	rec, err := sharedRecorder(path, mode, t.limited(j))
+	rec, err := sharedRecorder(path, mode)
 	if err != nil {
 		return nil, err
 	}
 	t.rec.rec = rec
 	tb := t.tb
+	logNotes(tb, rec.Notes()) // a journal recovered, say
 	tb.Cleanup(func() {
 		if tb.Failed() || tb.Skipped() || filtered() {
 			rec.MarkPartial()
@@ -124,8 +138,16 @@ func (t *T) recorder(j evalkit.Judge) (*golden.Recorder, error) {
 		if err := rec.Save(); err != nil {
 			tb.Errorf("evaltest: saving the recorded verdicts: %v", err)
 		}
+		logNotes(tb, rec.Notes())
 	})
 	return rec, nil
+}
+
+// logNotes logs what a recording had to say (golden.Recorder.Notes).
+func logNotes(tb testing.TB, notes []string) {
+	for _, n := range notes {
+		tb.Logf("evaltest: %s", n)
+	}
 }
 
 // topTest is the name of the T's top-level test: its recording's name.
@@ -144,7 +166,7 @@ var recordings struct {
 	m map[string]*golden.Recorder
 }
 
-func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden.Recorder, error) {
+func sharedRecorder(path string, mode golden.Mode) (*golden.Recorder, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("evaltest: %w", err)
@@ -153,7 +175,7 @@ func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden
 	recordings.Lock()
 	defer recordings.Unlock()
 	if base := recordings.m[id]; base != nil {
-		return base.For(judge)
+		return base, nil
 	}
 	opts, err := recorderOptions()
 	if err != nil {
@@ -163,7 +185,7 @@ func sharedRecorder(path string, mode golden.Mode, judge evalkit.Judge) (*golden
 	if dir := golden.DefaultUsageDir(); dir != "" {
 		opts = append(opts, golden.WithUsageLog(dir))
 	}
-	rec, err := golden.New(path, judge, opts...)
+	rec, err := golden.Open(path, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -253,11 +275,22 @@ func (s *stepJudge) ask(ctx context.Context, req evalkit.JudgeRequest) (evalkit.
 	if err != nil {
 		return evalkit.Verdict{}, err
 	}
+	what := judgeWhat(judge, req) // named should the test's deadline stop the wait (deadline.go)
 	if rec == nil {
-		v, err := s.t.limited(judge).Judge(ctx, req) // see limit.go
+		v, err := deadline.Wait(ctx, what, func(ctx context.Context) (evalkit.Verdict, error) {
+			return s.t.limited(judge).Judge(ctx, req) // see limit.go
+		})
 		return budgeted(meter, v, err)
 	}
-	v, origin, err := rec.JudgeOrigin(ctx, req)
+	type answer struct {
+		v      evalkit.Verdict
+		origin golden.Origin
+	}
+	a, err := deadline.Wait(ctx, what, func(ctx context.Context) (answer, error) {
+		v, origin, err := rec.JudgeOrigin(ctx, req)
+		return answer{v, origin}, err
+	})
+	v, origin := a.v, a.origin
 	s.mu.Lock()
 	s.rec = rec
 	if err == nil {

@@ -30,7 +30,14 @@ type testTB struct {
 	mu       sync.Mutex
 	errors   []string
 	attrs    []string
+	logs     []string
 	cleanups []func()
+}
+
+func (f *testTB) Logf(format string, args ...any) {
+	f.mu.Lock()
+	f.logs = append(f.logs, fmt.Sprintf(format, args...))
+	f.mu.Unlock()
 }
 
 func (f *testTB) Attr(key, value string) {

@@ -64,10 +64,11 @@ func (t *T) fail(msg string, evalErr, fatal bool) {
 	t.tb.Errorf("%s", msg)
 }
 
-// Context returns the context checks run under: the test's, cancelled when
-// it ends; inside a Repeat's attempt, the attempt's, cancelled too when the
-// Repeat stops early. Run the agent under it.
-func (t *T) Context() context.Context { return t.tb.Context() }
+// Context returns the context checks run under: the test's (see Context),
+// cancelled when it ends and a margin before go test's -timeout deadline;
+// inside a Repeat's attempt, the attempt's, cancelled too when the Repeat
+// stops early. Run the agent under it.
+func (t *T) Context() context.Context { return Context(t.tb) }
 
 // TB returns the testing.TB the T reports to. Inside a Repeat's attempt it
 // is the attempt's: its Errorf, Fatalf, Skip and Cleanup belong to the
@@ -420,7 +421,7 @@ func (t *T) Repeat(n int, attempt func(et *T), rule Rule, opts ...RepeatOption) 
 // runAttempts runs the attempts, at most cfg.concurrency at once, until n
 // have run or the outcome is decided.
 func (t *T) runAttempts(rep *Repetition, attempt func(et *T), cfg repeatConfig) {
-	ctx, cancel := context.WithCancel(t.tb.Context())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	results := make(chan Attempt)
 	started, running, errs := 0, 0, 0

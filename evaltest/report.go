@@ -42,6 +42,10 @@ import (
 type reportState struct {
 	caseName string
 	tags     []string
+	// metric and groups are the PromptKit eval being reported's, set
+	// around its step (promptkit.go).
+	metric *results.Metric
+	groups []string
 }
 
 func (r reportState) child() reportState { return r }
@@ -194,6 +198,10 @@ func (t *T) judgedLine(l *results.Line, s *stepJudge) bool {
 	if prov.Name != "" || prov.Provider != "" {
 		l.Provenance = &results.Provenance{Name: prov.Name, Variant: prov.Variant, Provider: prov.Provider, Model: prov.Model,
 			Settings: prov.Settings, PromptVersion: prov.PromptVersion, Raw: textnorm.Excerpt(lastCall.verdict.Raw, results.MaxRaw)}
+		for _, c := range lastCall.verdict.ToolCalls {
+			l.Provenance.ToolCalls = append(l.Provenance.ToolCalls, results.ToolCall{Name: c.Name, Args: textnorm.Excerpt(string(c.Args), results.MaxRaw),
+				Result: textnorm.Excerpt(c.Result, results.MaxRaw), Error: textnorm.Excerpt(c.Error, results.MaxRaw)})
+		}
 	}
 	l.Source = strings.Join(sources, "+")
 	for _, vote := range calls[len(calls)-1].verdict.Votes {
@@ -244,6 +252,9 @@ func (t *T) writeLine(l results.Line, tr *evalkit.Transcript) {
 	}
 	writers.Unlock()
 	l.Case, l.Tags, l.Attempt = t.x.report.caseName, t.x.report.tags, t.x.index
+	if l.Metric == nil && l.Groups == nil {
+		l.Metric, l.Groups = t.x.report.metric, t.x.report.groups
+	}
 	l.Shard = shardLabel()
 	if tr != nil {
 		if data, err := json.Marshal(tr); err == nil {

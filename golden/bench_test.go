@@ -187,3 +187,51 @@ func BenchmarkLoad(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRecordDurably: recording 1,000 verdicts of a fast live judge
+// into a new file, each durable as soon as it is obtained — appended to
+// the journal, synced, under the recording's lock — and one Save at the
+// end (journal), against the baseline of the Save at the end alone (no
+// verdict durable before it: what a timeout panic or a kill lost), and
+// the alternative of an atomic rewrite of the whole recording after each
+// verdict (rewrite-per-entry). ns/entry is the time per verdict.
+func BenchmarkRecordDurably(b *testing.B) {
+	const n = 1_000
+	reqs := make([]evalkit.JudgeRequest, n)
+	for i := range reqs {
+		reqs[i] = numbered(i)
+	}
+	run := func(b *testing.B, noJournal, savePerEntry bool) {
+		golden.SetTestNoJournal(noJournal)
+		defer golden.SetTestNoJournal(false)
+		dir := b.TempDir()
+		ctx := context.Background()
+		b.ReportAllocs()
+		round := 0
+		for b.Loop() {
+			round++
+			path := filepath.Join(dir, fmt.Sprintf("round%d", round), "TestX.judge.json")
+			rec, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, req := range reqs {
+				if _, err := rec.Judge(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+				if savePerEntry {
+					if err := rec.Save(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			if err := rec.Save(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/entry")
+	}
+	b.Run("entries=1000/baseline=save-at-end", func(b *testing.B) { run(b, true, false) })
+	b.Run("entries=1000/journal", func(b *testing.B) { run(b, false, false) })
+	b.Run("entries=1000/rewrite-per-entry", func(b *testing.B) { run(b, true, true) })
+}

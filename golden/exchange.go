@@ -250,7 +250,7 @@ func (t *Transport) liveRoundTrip(req *http.Request, body []byte) (*http.Respons
 	if err != nil {
 		return resp, nil // not kept: Transcript skips it
 	}
-	kr, err := keyHTTPRequest(req.Method, req.URL, plain, t.test, t.clean, t.ignore)
+	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plain, t.test, t.clean, t.ignore)
 	if err != nil {
 		return resp, nil
 	}

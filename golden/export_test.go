@@ -9,3 +9,7 @@ func SetTestHookMidWrite(f func()) { testHookMidWrite = f }
 func AssembleStream(api string, stream []byte) ([]byte, error) {
 	return assembleStream(api, splitEvents(stream, func(s string) string { return s }))
 }
+
+// SetTestNoJournal turns journaling off (true) or on, for the benchmark
+// that measures what it costs against a Save at the end only.
+func SetTestNoJournal(off bool) { testNoJournal = off }

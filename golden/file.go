@@ -53,8 +53,12 @@ type Entry struct {
 	Digests map[string]string `json:"digests"`
 	// Verdict is the verdict as the judge gave it, usage and cost (USD)
 	// included; replay returns it as is. Text that looked like a
-	// credential was redacted before it was written.
-	Verdict evalkit.Verdict `json:"verdict"`
+	// credential was redacted before it was written. An embedding entry
+	// has none, and leaves it out.
+	Verdict evalkit.Verdict `json:"verdict,omitzero"`
+	// Embedding, for an entry an embedder's call made (see EmbedRecorder),
+	// holds the vectors it returned; nil for a judge's verdict.
+	Embedding *Embedding `json:"embedding,omitempty"`
 	// RecordedAt is when the verdict was recorded, in UTC, to the second.
 	RecordedAt time.Time `json:"recorded_at"`
 }
@@ -68,15 +72,22 @@ type Summary struct {
 	// given directly. It is not part of the key: a judge of another name
 	// with the same identity replays the entry too.
 	Judge string `json:"judge,omitempty"`
-	// Criteria are the request's criteria, whole up to 1000 bytes.
-	Criteria string `json:"criteria"`
+	// Criteria are the request's criteria, whole up to 1000 bytes (none
+	// for an embedding).
+	Criteria string `json:"criteria,omitempty"`
 	// Kind is what Content holds: "" (an answer), "transcript" or
 	// "tool_calls".
 	Kind evalkit.ContentKind `json:"kind,omitempty"`
 	// Input is the user's request the content answers, up to 200 bytes.
 	Input string `json:"input,omitempty"`
 	// Content is the text judged, up to 400 bytes.
-	Content string `json:"content"`
+	Content string `json:"content,omitempty"`
+	// ContentB is a pairwise request's second answer, up to 400 bytes;
+	// Game is 1 or 2 for a pair judged both ways (game 2 swapped).
+	ContentB string `json:"content_b,omitempty"`
+	Game     int    `json:"game,omitempty"`
+	// Format names the verdict format asked for ("arena-hard/1").
+	Format string `json:"format,omitempty"`
 	// Rubric, Reference and SystemPrompt are the request's, up to 200
 	// bytes each.
 	Rubric    string `json:"rubric,omitempty"`
@@ -84,8 +95,8 @@ type Summary struct {
 	// Context holds each context document, up to 200 bytes each.
 	Context []string `json:"context,omitempty"`
 	// Scale is the request's scale; the zero Scale is written as
-	// evalkit.DefaultScale, which it means.
-	Scale evalkit.Scale `json:"scale"`
+	// evalkit.DefaultScale, which it means (none for an embedding).
+	Scale evalkit.Scale `json:"scale,omitzero"`
 	// Labels are the labels the judge was offered, in order.
 	Labels []string `json:"labels,omitempty"`
 	// Model is the model the request asked for, when it asked.
@@ -97,6 +108,9 @@ type Summary struct {
 	// Metric is the request's metric step, recorded with
 	// WithWholeRequests only.
 	Metric string `json:"metric,omitempty"`
+	// Texts are the texts an embedder was asked to embed, up to 200 bytes
+	// each (Kind "embedding"); none for a judge request.
+	Texts []string `json:"texts,omitempty"`
 }
 
 // Load reads and checks the recording at path (see Decode). A file that
@@ -400,40 +414,80 @@ func resolveLink(path string) (string, error) {
 }
 
 // toWrite is what Save writes of a recording, judge or HTTP, in mode,
-// under the recording's lock: in ModeRecord every entry, those in the file
-// now (a concurrent run's, read by decode, filed by id) added to entries
-// first; in ModeRefresh the entries the live judge or API answered
-// (fresh). A file that no longer reads as a recording is an error, and is
-// not overwritten.
-func toWrite[E any](mode Mode, path string, entries map[string]E, fresh map[string]bool, decode func(path string, data []byte) ([]E, error), id func(E) string) ([]E, error) {
+// under the recording's lock: in ModeRecord every entry — entries, then
+// those of the journal (journal) and of the file now (a concurrent run's,
+// or a dead one's) under ids entries lacks, which entries then holds too;
+// in ModeRefresh the entries the live judge or API answered (fresh), and
+// the journal's others (another run's, which are newer than the file). A
+// file that no longer reads as a recording is an error, and is not
+// overwritten.
+func toWrite[E any](k recKind[E], mode Mode, path string, entries map[string]E, fresh map[string]bool, journal []E) ([]E, error) {
 	var list []E
 	switch mode {
 	case ModeRecord:
 		onDisk, err := readFile(path)
+		var old []E
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			return nil, err
 		default:
-			old, err := decode(path, onDisk)
-			if err != nil {
+			if old, err = k.decode(path, onDisk); err != nil {
 				return nil, fmt.Errorf("%w (not overwritten)", err)
 			}
-			for _, e := range old {
-				if _, ok := entries[id(e)]; !ok {
-					entries[id(e)] = e
-				}
+		}
+		for _, e := range mergeEntries(k, old, journal) {
+			if _, ok := entries[k.id(e)]; !ok {
+				entries[k.id(e)] = e
 			}
 		}
 		for _, e := range entries {
 			list = append(list, e)
 		}
 	case ModeRefresh:
-		for k := range fresh {
-			list = append(list, entries[k])
+		for id := range fresh {
+			list = append(list, entries[id])
+		}
+		for _, e := range mergeEntries(k, nil, journal) {
+			if !fresh[k.id(e)] {
+				list = append(list, e)
+			}
 		}
 	}
 	return list, nil
+}
+
+// saveLocked writes a recording as Save does, holding its lock: what
+// toWrite says, when it differs from the file (sum, its SHA-256, when
+// exists); then it removes the journal, whose entries the file now holds.
+// A journal that does not read is left alone: the rest is written, and the
+// error returned. notes say what the journal's reading skipped.
+func saveLocked[E any](k recKind[E], mode Mode, path string, entries map[string]E, fresh map[string]bool, exists *bool, sum *string) (notes []string, err error) {
+	real, err := resolveLink(path)
+	if err != nil {
+		return nil, err
+	}
+	journal, notes, hasJournal, jerr := readJournal(k, real)
+	list, err := toWrite(k, mode, path, entries, fresh, journal)
+	if err != nil {
+		return notes, err
+	}
+	data, err := k.marshal(list)
+	if err != nil {
+		return notes, err
+	}
+	if err := writeChanged(path, data, exists, sum); err != nil {
+		return notes, err
+	}
+	if jerr != nil {
+		return notes, jerr
+	}
+	if hasJournal {
+		if err := os.Remove(real + JournalSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return notes, fmt.Errorf("golden: %w", err)
+		}
+	}
+	return notes, nil
 }
 
 // writeChanged writes data to path atomically unless it is the file's

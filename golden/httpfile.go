@@ -3,6 +3,7 @@ package golden
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -92,6 +93,9 @@ type HTTPRequest struct {
 	// redacted. A compressed body (Content-Encoding gzip or deflate) is
 	// kept decoded, as JSON or text.
 	BodyBase64 []byte `json:"body_base64,omitempty"`
+	// Multipart is a multipart body (an upload), part by part, without
+	// its boundary (see FormPart).
+	Multipart []FormPart `json:"multipart,omitempty"`
 }
 
 // HTTPResponse is a recorded response. Of its header only Content-Type,
@@ -201,17 +205,11 @@ func DecodeHTTP(name string, data []byte) (*HTTPFile, error) {
 	seen := make(map[string]bool, len(f.Interactions))
 	for i, in := range f.Interactions {
 		where := fmt.Sprintf("golden: %s: interaction %d", name, i+1)
-		switch {
-		case !validKey(in.Key):
-			return nil, fmt.Errorf("%s: key %s is not %s and 64 hex digits", where, textnorm.Quote(in.Key, maxQuotedKey), KeyPrefix)
-		case in.Occurrence < 1:
-			return nil, fmt.Errorf("%s: occurrence %d is not 1 or more", where, in.Occurrence)
-		case seen[in.ID()]:
+		if err := checkInteraction(in); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		if seen[in.ID()] {
 			return nil, fmt.Errorf("%s: key %s, occurrence %d, is given twice", where, ShortKey(in.Key), in.Occurrence)
-		case in.Request.Method == "" || in.Request.Path == "":
-			return nil, fmt.Errorf("%s: the request has no method or path", where)
-		case in.Response.Status < 100 || in.Response.Status > 999:
-			return nil, fmt.Errorf("%s: status %d is not an HTTP status", where, in.Response.Status)
 		}
 		seen[in.ID()] = true
 	}
@@ -220,6 +218,26 @@ func DecodeHTTP(name string, data []byte) (*HTTPFile, error) {
 	}
 	return &HTTPFile{Version: Version, Interactions: f.Interactions}, nil
 }
+
+// checkInteraction refuses an interaction that a Transport cannot have
+// written: a key that is not a key, an occurrence below 1, no method or
+// path, a status that is not one.
+func checkInteraction(in Interaction) error {
+	switch {
+	case !validKey(in.Key):
+		return fmt.Errorf("key %s is not %s and 64 hex digits", textnorm.Quote(in.Key, maxQuotedKey), KeyPrefix)
+	case in.Occurrence < 1:
+		return fmt.Errorf("occurrence %d is not 1 or more", in.Occurrence)
+	case in.Request.Method == "" || in.Request.Path == "":
+		return errors.New("the request has no method or path")
+	case in.Response.Status < 100 || in.Response.Status > 999:
+		return fmt.Errorf("status %d is not an HTTP status", in.Response.Status)
+	}
+	return nil
+}
+
+// isHTTPPath reports whether path names an HTTP recording (HTTPSuffix).
+func isHTTPPath(path string) bool { return strings.HasSuffix(path, HTTPSuffix) }
 
 // Marshal returns the file's bytes as they are written: interactions
 // sorted by key and occurrence, two-space indent, LF, a trailing newline,

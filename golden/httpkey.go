@@ -26,10 +26,11 @@ type keyedRequest struct {
 	key     string
 }
 
-// keyHTTPRequest makes a request's written form and key. test is the
-// test sending it (WithTest); clean redacts text as the recording writes
-// it; ignore lists the body fields left out of the key.
-func keyHTTPRequest(method string, u *url.URL, body []byte, test string, clean func(string) string, ignore [][]string) (keyedRequest, error) {
+// keyHTTPRequest makes a request's written form and key; contentType is
+// its Content-Type header, which says whether body is multipart; test is
+// the test sending it (WithTest). clean redacts text as the recording
+// writes it; ignore lists the body fields left out of the key.
+func keyHTTPRequest(method string, u *url.URL, contentType string, body []byte, test string, clean func(string) string, ignore [][]string) (keyedRequest, error) {
 	w := HTTPRequest{Method: method, Origin: origin(u), Path: u.Path}
 	if w.Path == "" {
 		w.Path = "/"
@@ -48,8 +49,11 @@ func keyHTTPRequest(method string, u *url.URL, body []byte, test string, clean f
 			w.Query[name] = append(w.Query[name], v)
 		}
 	}
+	parts, isMultipart := parseMultipart(contentType, body, clean)
 	switch {
 	case len(body) == 0:
+	case isMultipart:
+		w.Multipart = parts
 	case !utf8.Valid(body):
 		w.BodyBase64 = []byte(clean(string(body)))
 	case json.Valid(body):
@@ -77,7 +81,8 @@ func keyHTTPRequest(method string, u *url.URL, body []byte, test string, clean f
 // credential parameters (secret.Param: "key", "api-key", "sig", not
 // "max_tokens" or "keyword"), and its body — a JSON body without
 // credential fields and ignored fields, its numbers in their shortest
-// form. A recorded request's tree is made the same way, so the two
+// form; a multipart body by its parts (see multipartTree), never its
+// boundary. A recorded request's tree is made the same way, so the two
 // compare field by field.
 func keyTree(w HTTPRequest, test string, ignore [][]string) (map[string]any, error) {
 	t := map[string]any{"method": w.Method, "path": w.Path}
@@ -102,6 +107,8 @@ func keyTree(w HTTPRequest, test string, ignore [][]string) (map[string]any, err
 		t["query"] = q
 	}
 	switch {
+	case w.Multipart != nil:
+		t["multipart"] = multipartTree(w.Multipart, ignore)
 	case w.Body != nil:
 		body, err := decodeJSON(w.Body)
 		if err != nil {

@@ -129,6 +129,13 @@ func keyRequest(id identityKey, req evalkit.JudgeRequest) (requestKey, error) {
 		return requestKey{}, fmt.Errorf("golden: the judge request does not encode as JSON: %w", err)
 	}
 	fields, _ := tree.(map[string]any)
+	return keyFields(id, fields)
+}
+
+// keyFields keys a request given as its fields, plain JSON: Key's
+// canonical JSON of {"identity": id, "request": fields}, and each field's
+// digest.
+func keyFields(id identityKey, fields map[string]any) (requestKey, error) {
 	digests := make(map[string]string, len(fields))
 	var b bytes.Buffer
 	b.WriteString(`{"identity":`)

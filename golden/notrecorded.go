@@ -51,6 +51,9 @@ type NotRecordedError struct {
 	// ones the recording holds: more were sent than recorded when
 	// Recorded > 0 (Nearest is then ""). Both are 0 for a judge request.
 	Occurrence, Recorded int
+	// Texts is how many texts an embedder was asked to embed, for an
+	// EmbedRecorder's miss; 0 otherwise.
+	Texts int
 }
 
 // Difference is one field in which a request differs from a recorded one.
@@ -77,6 +80,9 @@ func (e *NotRecordedError) Headline() string {
 		return e.httpHeadline()
 	}
 	what := "has no verdict for this request"
+	if e.Texts > 0 {
+		what = fmt.Sprintf("has no embeddings for these %d texts", e.Texts)
+	}
 	switch {
 	case e.NoFile:
 		what = "does not exist"
@@ -223,6 +229,16 @@ func fieldDifference(field string, req evalkit.JudgeRequest, sum Summary, clean 
 		return text(string(req.Kind), string(sum.Kind))
 	case "verdict_schema":
 		return text(string(req.VerdictSchema), sum.VerdictSchema)
+	case "content_b":
+		return text(req.ContentB, sum.ContentB)
+	case "format":
+		name := ""
+		if req.Format != nil {
+			name = req.Format.Name()
+		}
+		return text(name, sum.Format)
+	case "game":
+		d.Now, d.Recorded = fmt.Sprint(req.Game), fmt.Sprint(sum.Game)
 	case "scale":
 		d.Now, d.Recorded = scaleText(req.Scale.OrDefault()), scaleText(sum.Scale)
 	case "labels":

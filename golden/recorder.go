@@ -37,6 +37,7 @@ type store struct {
 	now      func() time.Time
 	ignore   []string // WithIgnoreFields' paths: Transports only
 	whole    bool     // WithWholeRequests
+	opening  bool     // Open: no live judge yet
 	test     string   // WithTest: Transports only
 	missHint *string  // WithMissResponses: Transports only
 
@@ -45,16 +46,18 @@ type store struct {
 	fresh    map[string]bool  // keys the live judge answered through this store
 	used     map[string]bool  // keys answered through this store
 	inflight map[string]*call
-	dirty    bool   // entries changed since the file was read or written
-	exists   bool   // the file existed when read or was written
-	sum      string // SHA-256 of the file's bytes as last read or written
-	partial  bool   // see MarkPartial
+	dirty    bool     // entries changed since the file was read or written
+	exists   bool     // the file existed when read or was written
+	sum      string   // SHA-256 of the file's bytes as last read or written
+	partial  bool     // see MarkPartial
+	notes    []string // see Notes
 }
 
 // call is a live judge call that other callers with the same key wait for.
 type call struct {
 	done chan struct{}
 	v    evalkit.Verdict
+	vecs [][]float64 // an embedder's call's
 	err  error
 }
 
@@ -113,11 +116,22 @@ func New(path string, live evalkit.Judge, opts ...Option) (*Recorder, error) {
 	}
 	st.entries, st.fresh, st.used, st.inflight = map[string]Entry{}, map[string]bool{}, map[string]bool{}, map[string]*call{}
 	r := &Recorder{st: st}
-	if err := r.bind(live); err != nil {
-		return nil, err
+	if live != nil || !st.opening {
+		if err := r.bind(live); err != nil {
+			return nil, err
+		}
 	}
 	if st.mode == ModeLive {
 		return r, nil
+	}
+	if hasJournal(path) {
+		// A run ended before saving: what it paid for is merged first (or
+		// was, by another process, when this finds no journal after all).
+		notes, err := recoverJournal(judgeKind, path)
+		if err != nil {
+			return nil, err
+		}
+		st.notes = notes
 	}
 	data, err := readFile(path)
 	switch {
@@ -213,6 +227,9 @@ func (r *Recorder) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit
 // recorded for them. With an error, the Origin means nothing.
 func (r *Recorder) JudgeOrigin(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, Origin, error) {
 	st := r.st
+	if r.live == nil {
+		return evalkit.Verdict{}, OriginReplayed, errNoLive
+	}
 	if st.mode == ModeLive {
 		v, err := r.live.Judge(ctx, req)
 		return v, OriginLive, err
@@ -273,17 +290,50 @@ func (r *Recorder) record(ctx context.Context, req evalkit.JudgeRequest, k reque
 		return evalkit.Verdict{}, err
 	}
 	st.mu.Lock()
-	if old, ok := st.entries[k.key]; ok && sameVerdict(old.Verdict, e.Verdict) {
+	old, ok := st.entries[k.key]
+	if ok && sameVerdict(old.Verdict, e.Verdict) {
 		// Re-judged alike: the entry keeps its date, and the file its bytes.
 		e.RecordedAt = old.RecordedAt
 	}
-	if old, ok := st.entries[k.key]; !ok || !sameEntry(old, e) {
+	changed := !ok || !sameEntry(old, e)
+	st.mu.Unlock()
+	if changed {
+		// Durable now, whatever ends the run before Save. Journaled before
+		// it is filed: a Save that files it removes the journal after.
+		st.journal(e)
+	}
+	st.mu.Lock()
+	if changed {
 		st.entries[k.key] = e
 		st.dirty = true
 	}
 	st.fresh[k.key], st.used[k.key] = true, true
 	st.mu.Unlock()
 	return e.verdict()
+}
+
+// journal appends a recorded entry to the recording's journal (see
+// JournalSuffix). A journal that cannot be written is a note: Save writes
+// the entry still.
+func (st *store) journal(e Entry) {
+	if err := appendJournal(st.path, e); err != nil {
+		st.mu.Lock()
+		st.notes = append(st.notes, fmt.Sprintf("%s: the verdict of %s was not journaled, and is lost should the run end before Save: %v", st.path, ShortKey(e.Key), err))
+		st.mu.Unlock()
+	}
+}
+
+// Notes returns what the Recorder's reading and saving of its recording
+// had to say, each note once: entries recovered from a journal a run left
+// behind (see JournalSuffix), journal lines cut off by a kill and skipped,
+// a journal that could not be written. An adapter logs them (evaltest
+// does, with t.Logf); none is an error.
+func (r *Recorder) Notes() []string {
+	r.st.mu.Lock()
+	defer r.st.mu.Unlock()
+	out := r.st.notes
+	r.st.notes = nil
+	return out
 }
 
 // callLive calls the live judge, turning a panic into an error.
@@ -324,6 +374,11 @@ func (r *Recorder) entry(req evalkit.JudgeRequest, k requestKey, v evalkit.Verdi
 		Model:         clean(req.Model),
 		SystemPrompt:  excerpt(req.SystemPrompt, maxExcerpt),
 		VerdictSchema: excerpt(compact(req.VerdictSchema), maxExcerpt),
+		ContentB:      excerpt(req.ContentB, maxContent),
+		Game:          req.Game,
+	}
+	if req.Format != nil {
+		sum.Format = clean(req.Format.Name())
 	}
 	for _, c := range req.Context {
 		sum.Context = append(sum.Context, excerpt(c, maxExcerpt))
@@ -402,6 +457,15 @@ func copyVerdict(v evalkit.Verdict) evalkit.Verdict {
 	v.Criteria = slices.Clone(v.Criteria)
 	if v.Fields != nil {
 		v.Fields = copyValue(v.Fields).(map[string]any)
+	}
+	v.ToolCalls = slices.Clone(v.ToolCalls)
+	for i, c := range v.ToolCalls {
+		// Arguments as the judge kept them: compact, however the file
+		// indents them.
+		var b bytes.Buffer
+		if json.Compact(&b, c.Args) == nil {
+			v.ToolCalls[i].Args = b.Bytes()
+		}
 	}
 	if v.Votes != nil {
 		v.Votes = slices.Clone(v.Votes)
@@ -516,21 +580,9 @@ func (st *store) write() error {
 }
 
 func (st *store) writeLocked() error {
-	entries, err := toWrite(st.mode, st.path, st.entries, st.fresh, func(path string, data []byte) ([]Entry, error) {
-		f, err := Decode(path, data)
-		if err != nil {
-			return nil, err
-		}
-		return f.Entries, nil
-	}, func(e Entry) string { return e.Key })
+	notes, err := saveLocked(judgeKind, st.mode, st.path, st.entries, st.fresh, &st.exists, &st.sum)
+	st.notes = append(st.notes, notes...)
 	if err != nil {
-		return err
-	}
-	data, err := (&File{Version: Version, Entries: entries}).Marshal()
-	if err != nil {
-		return err
-	}
-	if err := writeChanged(st.path, data, &st.exists, &st.sum); err != nil {
 		return err
 	}
 	st.dirty = false

@@ -32,10 +32,13 @@ import (
 // host; every loopback host alike, without its port: see
 // HTTPRequest.Origin) and path, its query and its body — a JSON body as
 // canonical JSON (object keys sorted, numbers in their shortest form),
-// without credential fields and the fields WithIgnoreFields names. Never a
-// header (Authorization, api-key and x-api-key included), never a
-// credential query parameter ("key", "api-key", "sig", ...: a name naming
-// a credential, as a body field's does; a query such as max_tokens=5 or
+// without credential fields and the fields WithIgnoreFields names; a
+// multipart body (an audio transcription, a file upload) by its parts —
+// names, file names, part types, content — never by the boundary the
+// client draws at random for each request (see FormPart). Never a header
+// (Authorization, api-key and x-api-key included), never a credential
+// query parameter ("key", "api-key", "sig", ...: a name naming a
+// credential, as a body field's does; a query such as max_tokens=5 or
 // keyword=refund keys), so rotating a key replays. Identical requests are
 // counted per test: the first replays the first response recorded for
 // its key, the second the second, and so on (Interaction.Occurrence), so
@@ -162,6 +165,7 @@ type httpStore struct {
 	exists   bool
 	sum      string
 	partial  bool
+	notes    []string // see Transport.Notes
 
 	cacheMu sync.Mutex
 	shapes  map[string]string // long text → its credential shapes redacted
@@ -312,6 +316,15 @@ func openHTTPStore(cfg *store) (*httpStore, error) {
 		path: cfg.path, mode: cfg.mode, usage: cfg.usage, now: cfg.now,
 		entries: map[string]Interaction{}, fresh: map[string]bool{}, used: map[string]bool{}, inflight: map[string]*httpCall{},
 	}
+	if hasJournal(cfg.path) {
+		// A run ended before saving: what it paid for is merged first (or
+		// was, by another process, when this finds no journal after all).
+		notes, err := recoverJournal(httpKind, cfg.path)
+		if err != nil {
+			return nil, err
+		}
+		st.notes = notes
+	}
 	data, err := readFile(cfg.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -392,7 +405,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("golden: the body of %s %s: %w", req.Method, req.URL.Path, err)
 	}
-	kr, err := keyHTTPRequest(req.Method, req.URL, plainBody, t.test, t.clean, t.ignore)
+	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plainBody, t.test, t.clean, t.ignore)
 	if err != nil {
 		return nil, err
 	}
@@ -555,6 +568,7 @@ func (t *Transport) filePending() {
 		if _, taken := st.entries[id]; taken {
 			continue
 		}
+		st.journal(in)
 		st.entries[id] = in
 		st.dirty = true
 		st.fresh[id], st.used[id] = true, true
@@ -618,13 +632,26 @@ func (t *Transport) finish(key string, n int, c *httpCall, in Interaction, err e
 		delete(t.count.pending, key) // answered: the failure before is not recorded
 		t.count.mu.Unlock()
 	}
-	st.mu.Lock()
+	changed := false
 	if err == nil {
+		st.mu.Lock()
 		in.RecordedAt = st.now().UTC().Truncate(time.Second)
 		old, ok := st.entries[id]
 		if ok && sameJSON(old.Response, in.Response) && sameJSON(old.Request, in.Request) {
 			in.RecordedAt = old.RecordedAt // asked again alike: the file keeps its bytes
 		} else {
+			changed = true
+		}
+		st.mu.Unlock()
+	}
+	if changed {
+		// Durable now, whatever ends the run before Save. Journaled before
+		// it is filed: a Save that files it removes the journal after.
+		st.journal(in)
+	}
+	st.mu.Lock()
+	if err == nil {
+		if changed {
 			st.entries[id] = in
 			st.dirty = true
 		}
@@ -699,6 +726,28 @@ func (st *httpStore) redactShapes(s string) string {
 	return r
 }
 
+// journal appends a recorded interaction to the recording's journal (see
+// JournalSuffix). A journal that cannot be written is a note: Save writes
+// the interaction still.
+func (st *httpStore) journal(in Interaction) {
+	if err := appendJournal(st.path, in); err != nil {
+		st.mu.Lock()
+		st.notes = append(st.notes, fmt.Sprintf("%s: the response to %s %s was not journaled, and is lost should the run end before Save: %v", st.path, in.Request.Method, in.Request.Path, err))
+		st.mu.Unlock()
+	}
+}
+
+// Notes returns what the reading and saving of the Transport's recording
+// had to say, as Recorder.Notes does; the Transports sharing a recording
+// share its notes, each returned once.
+func (t *Transport) Notes() []string {
+	t.st.mu.Lock()
+	defer t.st.mu.Unlock()
+	out := t.st.notes
+	t.st.notes = nil
+	return out
+}
+
 // MarkPartial says the run using this recording did not run everything
 // that uses it (a filtered, failed or skipped test): the usage log Save
 // writes says so, and prune leaves the recording alone.
@@ -765,21 +814,9 @@ func (st *httpStore) write() error {
 }
 
 func (st *httpStore) writeLocked() error {
-	list, err := toWrite(st.mode, st.path, st.entries, st.fresh, func(path string, data []byte) ([]Interaction, error) {
-		f, err := DecodeHTTP(path, data)
-		if err != nil {
-			return nil, err
-		}
-		return f.Interactions, nil
-	}, Interaction.ID)
+	notes, err := saveLocked(httpKind, st.mode, st.path, st.entries, st.fresh, &st.exists, &st.sum)
+	st.notes = append(st.notes, notes...)
 	if err != nil {
-		return err
-	}
-	data, err := (&HTTPFile{Version: Version, Interactions: list}).Marshal()
-	if err != nil {
-		return err
-	}
-	if err := writeChanged(st.path, data, &st.exists, &st.sum); err != nil {
 		return err
 	}
 	st.dirty = false

@@ -155,6 +155,9 @@ func PruneHTTP(path, dir string, dryRun bool) ([]Interaction, error) {
 // bytes data) used, by its usage log in dir, or an error wrapping
 // ErrNoEvidence.
 func evidence(path, dir string, data []byte) (map[string]bool, Usage, error) {
+	if hasJournal(path) {
+		return nil, Usage{}, fmt.Errorf("%w: a journal is beside %s (a recording run ended before it saved): run its tests first, which merges it", ErrNoEvidence, path)
+	}
 	u, err := ReadUsage(dir, path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -2,9 +2,12 @@ package golden
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"net/http"
+	"path/filepath"
 	"strings"
 
 	"github.com/evalkit-go/evalkit"
@@ -54,6 +57,10 @@ func (e *VerifyError) Error() string {
 // passwords in URLs, credential query parameters and assignments), named
 // by line and masked, never shown.
 //
+// A journal beside the recording (see JournalSuffix) is a problem too: a
+// recording run ended before it saved, and what it holds is not in the
+// recording yet; running the test again, in any mode, merges it.
+//
 // A file named *.http.json is an HTTP recording (see HTTPFile), checked
 // the same way: it reads as one, its interactions are sorted by key and
 // occurrence, its bytes are Marshal's, each interaction has a recording
@@ -62,11 +69,19 @@ func (e *VerifyError) Error() string {
 // included, read as they are and, when compressed (gzip or deflate),
 // decoded.
 func Verify(path string) error {
+	e := &VerifyError{Path: path}
+	journal := journalProblem(path)
 	data, err := readFile(path)
 	if err != nil {
+		if journal != "" && errors.Is(err, fs.ErrNotExist) {
+			e.add("%s", journal)
+			return e
+		}
 		return err
 	}
-	e := &VerifyError{Path: path}
+	if journal != "" {
+		e.add("%s", journal)
+	}
 	text := scanSecrets(e, data)
 	if strings.HasSuffix(path, HTTPSuffix) {
 		verifyHTTP(e, path, data, text)
@@ -120,6 +135,19 @@ func Verify(path string) error {
 
 // scaleOf is the scale an entry's request asked for: DefaultScale when
 // it set none.
+// journalProblem says what is wrong with the journal beside the
+// recording at path, "" when there is none.
+func journalProblem(path string) string {
+	n, exists, err := JournalEntries(path)
+	switch {
+	case !exists:
+		return ""
+	case err != nil:
+		return fmt.Sprintf("a journal that does not read is beside it: %v", strings.TrimPrefix(err.Error(), "golden: "))
+	}
+	return fmt.Sprintf("%s holds %d %s not merged into the recording, left by a recording run that ended before it saved: run the test again (any mode merges it), and never commit the journal", filepath.Base(path)+JournalSuffix, n, plural(n, "entry", "entries"))
+}
+
 func scaleOf(ent Entry) evalkit.Scale {
 	if ent.Request.Scale == (evalkit.Scale{}) {
 		return evalkit.DefaultScale

@@ -25,6 +25,9 @@
 // max_completion_tokens only when set. The reply's first choice is read
 // with evalkit.ParseVerdict. See Judge.Judge for the fallback on servers
 // without JSON-schema output, and Judge.Identity for what recordings key on.
+// A request that declares a verdict format (JudgeRequest.Format, package
+// verdicts) is sent with no response_format, the prompt asking for that
+// format, and the reply is read by its rule.
 //
 // Failures are retried with backoff: HTTP 408, 429 and 5xx, attempts that
 // time out (two minutes each by default) and connection failures,

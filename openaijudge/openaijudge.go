@@ -328,9 +328,16 @@ func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 		model = req.Model
 	}
 	level := formatLevel(j.format.Load())
+	if req.Format != nil {
+		level = formatNone // a declared verdict format is text, not JSON
+	}
 	sent := 0 // attempts of the levels the server refused
+	var tl toolLoop
 	for {
-		body, err := json.Marshal(j.request(model, msgs, schema, level))
+		r := j.request(model, msgs, schema, level)
+		r.Messages = append(r.Messages, tl.messages...)
+		r.Tools = wireTools(req.Tools)
+		body, err := json.Marshal(r)
 		if err != nil {
 			return evalkit.Verdict{}, fmt.Errorf("openaijudge: encoding the request: %w", err)
 		}
@@ -349,7 +356,23 @@ func (j *Judge) judge(ctx context.Context, req evalkit.JudgeRequest) (evalkit.Ve
 			return evalkit.Verdict{}, withHint(err)
 		}
 		resp.Attempts += sent
-		return j.verdict(ctx, resp, req, model)
+		if len(req.Tools) > 0 {
+			called, err := tl.round(ctx, j, resp, req, model)
+			if err != nil {
+				return evalkit.Verdict{}, err
+			}
+			if called {
+				continue // the tools' results go back to the model
+			}
+		}
+		v, err := j.verdict(ctx, resp, req, model)
+		if err == nil && len(req.Tools) > 0 {
+			v.ToolCalls = tl.calls
+			v.Usage.InputTokens += tl.usage.InputTokens
+			v.Usage.OutputTokens += tl.usage.OutputTokens
+			v.Usage.CostUSD += tl.usage.CostUSD
+		}
+		return v, err
 	}
 }
 

@@ -31,11 +31,14 @@ type chatRequest struct {
 	MaxTokens      int             `json:"max_tokens,omitempty"`
 	MaxCompletion  int             `json:"max_completion_tokens,omitempty"`
 	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+	Tools          []chatTool      `json:"tools,omitempty"`
 }
 
 type chatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role       string         `json:"role"`
+	Content    string         `json:"content"`
+	ToolCalls  []chatToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string         `json:"tool_call_id,omitempty"`
 }
 
 type responseFormat struct {
@@ -128,8 +131,9 @@ type chatResponse struct {
 	Model   string `json:"model"`
 	Choices []struct {
 		Message *struct {
-			Content json.RawMessage `json:"content"`
-			Refusal string          `json:"refusal"`
+			Content   json.RawMessage `json:"content"`
+			Refusal   string          `json:"refusal"`
+			ToolCalls []chatToolCall  `json:"tool_calls"`
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`

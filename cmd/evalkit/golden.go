@@ -33,17 +33,39 @@ func recordings(named []string) ([]string, error) {
 		if d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "vendor" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && (strings.HasSuffix(d.Name(), golden.JudgeSuffix) || strings.HasSuffix(d.Name(), golden.HTTPSuffix)) && !strings.HasPrefix(d.Name(), ".") &&
+		// A journal a recording run left (golden.JournalSuffix) names its
+		// recording, which that run may not have written yet.
+		rec := strings.TrimSuffix(path, golden.JournalSuffix)
+		if !d.IsDir() && (strings.HasSuffix(rec, golden.JudgeSuffix) || strings.HasSuffix(rec, golden.HTTPSuffix)) && !strings.HasPrefix(d.Name(), ".") &&
 			slices.Contains(strings.Split(filepath.ToSlash(path), "/"), "testdata") {
-			found = append(found, path)
+			found = append(found, rec)
 		}
 		return nil
 	})
 	slices.Sort(found)
+	found = slices.Compact(found)
 	if err == nil && len(found) == 0 {
 		err = errors.New("no recordings named, and no *.judge.json or *.http.json in a testdata directory under this one")
 	}
 	return found, err
+}
+
+// journalNote says on stderr what a journal beside the recording at path
+// holds (see golden.JournalSuffix), and reports whether the recording
+// itself is missing, only its journal there.
+func journalNote(stderr io.Writer, cmd, path string) (onlyJournal bool) {
+	n, exists, err := golden.JournalEntries(path)
+	if !exists {
+		return false
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "evalkit golden %s: note: %v\n", cmd, err)
+	} else {
+		fmt.Fprintf(stderr, "evalkit golden %s: note: %s%s holds %d %s not merged into the recording yet, left by a recording run that ended before it saved: run the test again to merge them\n",
+			cmd, filepath.ToSlash(path), golden.JournalSuffix, n, plural(n, "entry", "entries"))
+	}
+	_, err = os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 func flags(name string, stderr io.Writer) *flag.FlagSet {
@@ -64,6 +86,9 @@ func list(args []string, stdout, stderr io.Writer) int {
 	}
 	code := 0
 	for _, path := range paths {
+		if journalNote(stderr, "list", path) {
+			continue
+		}
 		if isHTTP(path) {
 			if err := listHTTP(stdout, path); err != nil {
 				fmt.Fprintln(stderr, err)
@@ -117,6 +142,9 @@ func show(args []string, stdout, stderr io.Writer) int {
 	}
 	code, shown := 0, 0
 	for _, path := range paths {
+		if journalNote(stderr, "show", path) {
+			continue
+		}
 		if isHTTP(path) {
 			n, err := showHTTP(stdout, path, prefix, *asJSON)
 			shown += n
@@ -161,6 +189,17 @@ func writeEntry(w io.Writer, path string, e golden.Entry) {
 		}
 	}
 	r, v := e.Request, e.Verdict
+	if e.Embedding != nil {
+		for i, text := range r.Texts {
+			dims := 0
+			if i < len(e.Embedding.Vectors) {
+				dims = len(e.Embedding.Vectors[i])
+			}
+			line("text", fmt.Sprintf("%s (%d dimensions)", text, dims))
+		}
+		fmt.Fprintln(w)
+		return
+	}
 	line("criteria", r.Criteria)
 	line("input", r.Input)
 	line("content", r.Content)
@@ -237,6 +276,10 @@ func prune(args []string, stdout, stderr io.Writer) int {
 	code := 0
 	for _, path := range paths {
 		shown := filepath.ToSlash(path)
+		if _, journal, _ := golden.JournalEntries(path); journal {
+			fmt.Fprintf(stdout, "%s: left alone: a journal is beside it (a recording run ended before it saved): run its tests first, which merges it\n", shown)
+			continue
+		}
 		if test, gone := testGone(path); gone {
 			if !*dryRun {
 				if err := os.Remove(path); err != nil {

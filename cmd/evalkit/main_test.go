@@ -148,3 +148,36 @@ func TestCLIUsage(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "golden: testdata/Bad.judge.json: not a recording: the JSON ends too early\n", errOut)
 }
+
+// A journal a recording run left behind (golden.JournalSuffix): verify
+// fails on it, list, show and prune say so and leave it alone, and a
+// journal whose recording that run never wrote is found too.
+func TestCLIJournal(t *testing.T) {
+	usage := fixture(t)
+	judge := identified{judgefake.Pass()}
+	for _, name := range []string{"TestKept", "TestNew"} {
+		rec, err := golden.New("pkg/testdata/evalkit/"+name+".judge.json", judge, golden.WithMode(golden.ModeRecord))
+		require.NoError(t, err)
+		_, err = rec.Judge(context.Background(), evalkit.JudgeRequest{Criteria: "Is brief", Content: "Done."})
+		require.NoError(t, err) // journaled, never saved: the run was killed
+	}
+	code, out, errOut := runCLI("golden", "verify")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "ok\tpkg/testdata/evalkit/TestGone.judge.json\n", out)
+	for _, name := range []string{"TestKept", "TestNew"} {
+		assert.Contains(t, errOut, "golden: pkg/testdata/evalkit/"+name+".judge.json: 1 problem:\n\t"+name+".judge.json.journal holds 1 entry not merged into the recording")
+	}
+
+	code, out, errOut = runCLI("golden", "list")
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, 2, strings.Count(out, "\n"), "the two recordings; TestNew has only its journal")
+	assert.Contains(t, errOut, "evalkit golden list: note: pkg/testdata/evalkit/TestNew.judge.json.journal holds 1 entry not merged into the recording yet")
+	assert.Contains(t, errOut, "evalkit golden list: note: pkg/testdata/evalkit/TestKept.judge.json.journal holds 1 entry")
+
+	code, out, _ = runCLI("golden", "prune", "-usage", usage)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "pkg/testdata/evalkit/TestKept.judge.json: left alone: a journal is beside it")
+	assert.Contains(t, out, "pkg/testdata/evalkit/TestNew.judge.json: left alone: a journal is beside it")
+	_, err := os.Stat("pkg/testdata/evalkit/TestKept.judge.json.journal")
+	assert.NoError(t, err)
+}

@@ -67,7 +67,7 @@ func merge(args []string, stdout, stderr io.Writer) int {
 }
 
 func sameVerdict(a, b golden.Entry) bool {
-	va, errA := json.Marshal(a.Verdict)
-	vb, errB := json.Marshal(b.Verdict)
+	va, errA := json.Marshal([]any{a.Verdict, a.Embedding})
+	vb, errB := json.Marshal([]any{b.Verdict, b.Embedding})
 	return errA == nil && errB == nil && bytes.Equal(va, vb)
 }

@@ -49,6 +49,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit/internal/deadline"
 )
 
 // Defaults for a Client's zero fields.
@@ -108,6 +110,12 @@ type Response struct {
 // application/json), retrying as the package doc says, and returns the first
 // 2xx response. Every other outcome is an *Error.
 func (c *Client) Post(ctx context.Context, endpoint string, header http.Header, body []byte) (*Response, error) {
+	return c.Send(ctx, http.MethodPost, endpoint, header, body)
+}
+
+// Send is Post with another method (PUT, PATCH, GET with a body): an
+// external evaluator may name one. It retries as Post does.
+func (c *Client) Send(ctx context.Context, method, endpoint string, header http.Header, body []byte) (*Response, error) {
 	client := noRedirects(c.HTTP)
 	maxRetries := min(max(c.MaxRetries, 0), MaxRetries)
 	meter := meterOf(ctx)
@@ -125,7 +133,7 @@ func (c *Client) Post(ctx context.Context, endpoint string, header http.Header, 
 				return nil, last
 			}
 		}
-		resp, fail := c.try(ctx, client, endpoint, header, body)
+		resp, fail := c.try(ctx, client, method, endpoint, header, body)
 		if fail == nil {
 			resp.Attempts = tries
 			return resp, nil
@@ -213,14 +221,15 @@ type attempt struct {
 	retryable     bool
 }
 
-func (c *Client) try(ctx context.Context, client *http.Client, endpoint string, header http.Header, body []byte) (*Response, *attempt) {
+func (c *Client) try(ctx context.Context, client *http.Client, method, endpoint string, header http.Header, body []byte) (*Response, *attempt) {
 	if err := ctx.Err(); err != nil {
 		return nil, &attempt{err: err}
 	}
+	deadline.Calling(ctx, http.MethodPost, endpoint) // named should the test's deadline stop the wait
 	timeout := c.attemptTimeout()
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(actx, http.MethodPost, endpoint, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(actx, method, endpoint, bytes.NewReader(body))
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {

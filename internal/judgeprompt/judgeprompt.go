@@ -90,8 +90,20 @@ func Render(req evalkit.JudgeRequest) (Messages, error) {
 		return renderMetric(req, schema), nil // see metrics.go
 	}
 	system := defaultSystem
+	if req.Format != nil {
+		system = strings.TrimSuffix(defaultSystem, "\n\nReply with one JSON object and nothing else.")
+	}
 	if req.SystemPrompt != "" {
 		system = req.SystemPrompt
+	}
+	if req.Prompt != "" {
+		// The user's own task (a rendered judge prompt template): sent as
+		// written, with only the shape of the answer after it.
+		var b strings.Builder
+		b.WriteString(strings.TrimRight(req.Prompt, "\n"))
+		b.WriteString("\n\n")
+		writeAnswer(&b, req, schema)
+		return Messages{System: system, User: b.String()}, nil
 	}
 	return Messages{System: system, User: renderUser(req, schema)}, nil
 }
@@ -125,6 +137,9 @@ func renderUser(req evalkit.JudgeRequest, schema json.RawMessage) string {
 	if req.Reference != "" {
 		b.WriteString(" A reference answer shows what a good answer contains; the content does not need to match its wording.")
 	}
+	if len(req.References) > 0 {
+		b.WriteString(" The reference answers are each an acceptable answer: the content meets the criteria when it is equivalent to any one of them; it does not need to match its wording.")
+	}
 	if len(req.Context) > 0 {
 		b.WriteString(" The context documents hold the information the content was meant to draw on.")
 	}
@@ -133,16 +148,40 @@ func renderUser(req evalkit.JudgeRequest, schema json.RawMessage) string {
 	if req.Input != "" {
 		writeBlock(&b, "USER REQUEST", tag, req.Input)
 	}
-	writeBlock(&b, contentLabel(req.Kind), tag, req.Content)
+	if req.ContentB != "" {
+		// A pairwise request: the two answers, A then B.
+		writeBlock(&b, contentLabel(req.Kind)+" A", tag, req.Content)
+		writeBlock(&b, contentLabel(req.Kind)+" B", tag, req.ContentB)
+	} else {
+		writeBlock(&b, contentLabel(req.Kind), tag, req.Content)
+	}
 	if req.Reference != "" {
 		writeBlock(&b, "REFERENCE ANSWER", tag, req.Reference)
+	}
+	for i, ref := range req.References {
+		writeBlock(&b, "REFERENCE ANSWER "+strconv.Itoa(i+1), tag, ref)
 	}
 	for i, doc := range req.Context {
 		writeBlock(&b, "CONTEXT DOCUMENT "+strconv.Itoa(i+1), tag, doc)
 	}
+	b.WriteString("\n")
+	writeAnswer(&b, req, schema)
+	return b.String()
+}
 
-	b.WriteString("\n# Your answer\n")
-	if len(req.VerdictSchema) > 0 {
+// writeAnswer writes the shape of the judge's answer.
+func writeAnswer(b *strings.Builder, req evalkit.JudgeRequest, schema json.RawMessage) {
+	scale := req.Scale.OrDefault()
+	lo, hi := formatNumber(scale.Min), formatNumber(scale.Max)
+	b.WriteString("# Your answer\n")
+	if req.Format != nil {
+		// A declared verdict format: its own instructions, not JSON.
+		if req.ContentB != "" {
+			b.WriteString("Compare the two answers, A and B, against the criteria. ")
+		}
+		b.WriteString(strings.TrimSpace(req.Format.Instructions()))
+		b.WriteString("\n")
+	} else if len(req.VerdictSchema) > 0 {
 		b.WriteString("Reply with only one JSON object that satisfies this JSON Schema:\n")
 		b.Write(schema)
 		b.WriteString("\n")
@@ -152,12 +191,11 @@ func renderUser(req evalkit.JudgeRequest, schema json.RawMessage) string {
 			q, _ := json.Marshal(l)
 			quoted[i] = string(q)
 		}
-		fmt.Fprintf(&b, "Work out your assessment first, then the score and the label: the one of %s that fits the content against the criteria. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>, \"label\": <one of %s>}\n",
+		fmt.Fprintf(b, "Work out your assessment first, then the score and the label: the one of %s that fits the content against the criteria. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>, \"label\": <one of %s>}\n",
 			strings.Join(quoted, ", "), lo, hi, strings.Join(quoted, ", "))
 	} else {
-		fmt.Fprintf(&b, "Work out your assessment first, then the score. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>}\n", lo, hi)
+		fmt.Fprintf(b, "Work out your assessment first, then the score. Reply with only this JSON object:\n{\"reasoning\": \"<your assessment in a few sentences>\", \"score\": <a number from %s to %s>}\n", lo, hi)
 	}
-	return b.String()
 }
 
 func kindSentence(kind evalkit.ContentKind) string {
@@ -196,7 +234,10 @@ func writeBlock(b *strings.Builder, name, tag, text string) {
 // its own hash to forge an end marker. In the unlikely case that some block
 // holds the tag anyway, a counter goes into the hash until none does.
 func blockTag(req evalkit.JudgeRequest) string {
-	data := append([]string{req.Input, req.Content, req.Reference}, req.Context...)
+	data := append(append([]string{req.Input, req.Content, req.Reference}, req.Context...), req.References...)
+	if req.ContentB != "" {
+		data = append(data, req.ContentB)
+	}
 	for n := 0; ; n++ {
 		h := sha256.New()
 		for _, s := range append([]string{strconv.Itoa(n), req.Criteria, req.Rubric, string(req.Kind), string(req.VerdictSchema)}, data...) {

@@ -273,3 +273,27 @@ func TestJudgepromptLabels(t *testing.T) {
 	_, err = judgeprompt.Render(evalkit.JudgeRequest{Criteria: "x", Labels: []string{"C", "C"}})
 	assert.EqualError(t, err, `evalkit: judge request lists the label "C" twice`)
 }
+
+// fiveLevel is a declared verdict format for the test: its instructions
+// replace the JSON answer shape.
+type fiveLevel struct{}
+
+func (fiveLevel) Name() string { return "five-level/1" }
+func (fiveLevel) Instructions() string {
+	return "End with your verdict: [[A>>B]], [[A>B]], [[A=B]], [[B>A]] or [[B>>A]]."
+}
+func (fiveLevel) Parse(string, evalkit.Scale) (evalkit.Verdict, error) { return evalkit.Verdict{}, nil }
+
+// A pairwise request shows both answers, A then B, each in its own block,
+// and a declared format asks for that format, not JSON.
+func TestRenderPairwiseFormat(t *testing.T) {
+	msgs, err := judgeprompt.Render(evalkit.JudgeRequest{Criteria: "Which is better?", Content: "answer one", ContentB: "answer two", Format: fiveLevel{}})
+	require.NoError(t, err)
+	a, b := strings.Index(msgs.User, "<<<BEGIN ANSWER A "), strings.Index(msgs.User, "<<<BEGIN ANSWER B ")
+	require.True(t, a >= 0 && b > a, msgs.User)
+	assert.Less(t, strings.Index(msgs.User, "answer one"), b)
+	assert.Greater(t, strings.Index(msgs.User, "answer two"), b)
+	assert.Contains(t, msgs.User, "Compare the two answers, A and B, against the criteria. End with your verdict: [[A>>B]]")
+	assert.NotContains(t, msgs.User, "JSON")
+	assert.NotContains(t, msgs.System, "JSON")
+}

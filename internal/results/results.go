@@ -67,6 +67,10 @@ type Line struct {
 	Attempts int `json:"attempts,omitempty"`
 	Passed   int `json:"passed,omitempty"`
 	Need     int `json:"need,omitempty"`
+	// Metric is the metric a PromptKit eval declares, kept as written:
+	// its name, type and labels. Groups are the eval's groups.
+	Metric *Metric  `json:"metric,omitempty"`
+	Groups []string `json:"groups,omitempty"`
 	// TranscriptID names the transcript line of the transcript checked.
 	TranscriptID string `json:"transcript_id,omitempty"`
 	// ID and Transcript are a transcript line's (Kind "transcript"): the
@@ -87,6 +91,25 @@ type Provenance struct {
 	PromptVersion string         `json:"prompt_version,omitempty"`
 	// Raw is the judge's answer as it wrote it, cut to MaxRaw bytes.
 	Raw string `json:"raw,omitempty"`
+	// ToolCalls are the calls the judge made to its tools while judging.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+}
+
+// ToolCall is one call a judge made to a tool while judging: arguments
+// as JSON, the result or the error, each cut to MaxRaw bytes.
+type ToolCall struct {
+	Name   string `json:"name"`
+	Args   string `json:"args,omitempty"`
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Metric is a PromptKit eval's metric declaration (its Prometheus name,
+// type — gauge, counter, histogram or boolean — and labels).
+type Metric struct {
+	Name   string            `json:"name"`
+	Type   string            `json:"type"`
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // MaxRaw bounds a Provenance's Raw, in bytes.

@@ -5,6 +5,7 @@
 package secret
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strconv"
@@ -244,6 +245,28 @@ func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
 		for i := range v.Votes {
 			RedactVerdict(&v.Votes[i].Verdict, f)
 			v.Votes[i].Err = f(v.Votes[i].Err)
+		}
+	}
+	if v.Games != nil {
+		// A pair judged both ways: each game is a judge's whole answer.
+		v.Games = append([]evalkit.Verdict(nil), v.Games...)
+		for i := range v.Games {
+			RedactVerdict(&v.Games[i], f)
+		}
+	}
+	if v.ToolCalls != nil {
+		v.ToolCalls = append([]evalkit.JudgeToolCall(nil), v.ToolCalls...)
+		for i := range v.ToolCalls {
+			c := &v.ToolCalls[i]
+			c.Result, c.Error = f(c.Result), f(c.Error)
+			if len(c.Args) > 0 {
+				a := f(string(c.Args))
+				if !json.Valid([]byte(a)) {
+					b, _ := json.Marshal(a) // the redacted text, kept as a string
+					a = string(b)
+				}
+				c.Args = json.RawMessage(a)
+			}
 		}
 	}
 }

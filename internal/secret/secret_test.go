@@ -104,6 +104,7 @@ func TestSecretRedactVerdict(t *testing.T) {
 		Criteria: []evalkit.CriterionScore{{Name: "tone", Reasoning: leak}},
 		Fields:   map[string]any{"reasoning": leak, "api_key": "plain-value-1", "n": []any{leak, 1.0}},
 		Votes:    []evalkit.Vote{{Judge: "judge 1", Verdict: evalkit.Verdict{Raw: leak}, Err: "failed: " + leak}},
+		Games:    []evalkit.Verdict{{Raw: "game 1 " + leak}, {Reasoning: "game 2 " + leak}},
 	}
 	orig := v.Criteria
 	secret.RedactVerdict(&v, func(s string) string { return secret.Redact(s, []string{leak}) })
@@ -113,6 +114,7 @@ func TestSecretRedactVerdict(t *testing.T) {
 		Criteria: []evalkit.CriterionScore{{Name: "tone", Reasoning: "[redacted]"}},
 		Fields:   map[string]any{"reasoning": "[redacted]", "api_key": "[redacted]", "n": []any{"[redacted]", 1.0}},
 		Votes:    []evalkit.Vote{{Judge: "judge 1", Verdict: evalkit.Verdict{Raw: "[redacted]"}, Err: "failed: [redacted]"}},
+		Games:    []evalkit.Verdict{{Raw: "game 1 [redacted]"}, {Reasoning: "game 2 [redacted]"}},
 	}, v)
 	assert.Equal(t, leak, orig[0].Reasoning, "the caller's slices are not written to")
 }
