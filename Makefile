@@ -3,7 +3,7 @@ GO        ?= go
 GOTESTSUM  = $(GO) tool -modfile=tools/go.mod gotestsum
 PKGS       = ./...
 
-.PHONY: test race record demo lint bench bench-all buildcost cover report fuzz sdktest
+.PHONY: test race record demo lint bench bench-all buildcost cover report fuzz checks sdktest
 
 ## test: lint, then every test of every package (the CI command)
 test: lint
@@ -67,6 +67,7 @@ bench:
 	$(BENCH) -benchtime=1x -bench 'RecordDurably/entries=1000/(baseline|journal)' ./golden || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=1x -bench 'JudgeThroughput' ./evaltest || exit 1; done >> bench.txt
 	$(BENCH) -benchtime=0.5s -bench '^BenchmarkScale$$' . || exit 1; done >> bench.txt
+	$(BENCH) -benchtime=20x -bench '^BenchmarkRedact$$' ./internal/secret || exit 1; done >> bench.txt
 	$(GO) run ./internal/cmd/benchratio bench.txt
 
 ## bench-all: every benchmark of every package once, with allocations
@@ -81,3 +82,7 @@ buildcost:
 cover:
 	$(GO) test -count=1 -coverprofile=coverage.out $(PKGS)
 	$(GO) tool cover -func=coverage.out | tail -n 1
+
+## checks: regenerate CHECKS.md, the check reference, from the registry (TestChecksMarkdown compares it)
+checks:
+	$(GO) run ./cmd/evalkit checks -md > CHECKS.md

@@ -77,8 +77,25 @@ func NearestCentroid(ctx context.Context, e Embedder, candidates []string) (Cons
 		return Consensus{}, fmt.Errorf("evalkit: consensus: %w", err)
 	}
 	dim := len(vecs[0])
-	centroid := make([]float64, dim)
+	// The sums of squares are taken on the vectors divided by their
+	// largest component, so large finite components (1e200) neither
+	// overflow to +Inf nor make a confidence NaN; confidence is unchanged
+	// by the scaling and distances are scaled back.
+	scale := 0.0
 	for _, v := range vecs {
+		for _, x := range v {
+			scale = math.Max(scale, math.Abs(x))
+		}
+	}
+	scaled := make([][]float64, len(vecs))
+	for k, v := range vecs {
+		scaled[k] = make([]float64, dim)
+		for i, x := range v {
+			scaled[k][i] = x / scale
+		}
+	}
+	centroid := make([]float64, dim)
+	for _, v := range scaled {
 		for i, x := range v {
 			centroid[i] += x
 		}
@@ -88,11 +105,15 @@ func NearestCentroid(ctx context.Context, e Embedder, candidates []string) (Cons
 	}
 	cn := norm(centroid)
 	out := Consensus{Candidates: make([]Candidate, len(vecs)), Dimension: dim}
-	for i, v := range vecs {
+	for i, v := range scaled {
 		d := distance(v, centroid)
 		conf := 1.0
 		if bound := norm(v) + cn; bound > 0 {
 			conf = math.Max(0, math.Min(1, 1-d/bound))
+		}
+		d *= scale
+		if math.IsInf(d, 0) || math.IsNaN(d) || math.IsNaN(conf) {
+			return Consensus{}, fmt.Errorf("evalkit: consensus: the distance of text %d to the centroid is not a finite number (its embedding's components reach %g)", i, scale)
 		}
 		out.Candidates[i] = Candidate{Index: i, Text: candidates[i], Distance: d, Confidence: conf}
 		if d < out.Candidates[out.Best].Distance {

@@ -139,3 +139,24 @@ func ExampleNearestCentroid() {
 	// best: "Refunds are accepted within 30 days of delivery."
 	// outlier: "Our store opens at 9am on weekdays." (distance 1.07, confidence 0.38)
 }
+
+// Large finite components are compared as small ones: squaring 1e200
+// overflowed to +Inf, so distances were +Inf and confidences NaN (and a
+// consistent check, NaN > max_distance being false, found no outlier).
+func TestNearestCentroidLargeComponents(t *testing.T) {
+	c, err := evalkit.NearestCentroid(context.Background(), vectors{{1e200, 1e200}, {3e200, 1e200}, {1e200, 3e200}, {3e200, 3e200}}, []string{"a", "b", "c", "d"})
+	require.NoError(t, err)
+	for _, cand := range c.Candidates {
+		assert.InEpsilon(t, math.Sqrt2*1e200, cand.Distance, 1e-12)
+	}
+	assert.InDelta(t, 2.0/3, c.Candidates[0].Confidence, 1e-12, "confidence does not change with scale")
+	assert.InDelta(t, 4.0/5, c.Candidates[3].Confidence, 1e-12)
+
+	c, err = evalkit.NearestCentroid(context.Background(), vectors{{1e308, 0}, {1e308, 1e308}}, []string{"a", "b"})
+	require.NoError(t, err)
+	assert.InEpsilon(t, 0.5e308, c.Candidates[0].Distance, 1e-12)
+	assert.False(t, math.IsNaN(c.Candidates[0].Confidence))
+
+	_, err = evalkit.NearestCentroid(context.Background(), vectors{{math.MaxFloat64, 0}, {-math.MaxFloat64, 0}, {-math.MaxFloat64, 0}}, []string{"a", "b", "c"})
+	assert.ErrorContains(t, err, "the distance of text 0 to the centroid is not a finite number")
+}

@@ -62,8 +62,11 @@ func TestPackageGraph(t *testing.T) {
 		// script): its modules enter the CLI's build, never a user's test
 		// build (see the core set below).
 		// golden audit asks the judge a recording names again, built as
-		// judgeset builds it.
+		// judgeset builds it. evalkit checks documents the checks from
+		// assert's registry itself, with assert's dependencies.
 		"./cmd/evalkit": slices.Concat(recordings, judges, []string{mod + "/cmd/evalkit", mod + "/internal/results", mod + "/stats",
+			mod + "/assert", mod + "/verdicts", mod + "/internal/...", "github.com/google/go-cmp/...", "github.com/jmespath-community/go-jmespath/...",
+			"github.com/santhosh-tekuri/jsonschema/...", "golang.org/x/exp/...", "golang.org/x/text/...",
 			mod + "/judgeset", mod + "/internal/yamlcheck", "go.yaml.in/yaml/v3",
 			"github.com/go-analyze/charts/...", "github.com/go-analyze/bulk/...", "github.com/golang/freetype/...",
 			"golang.org/x/image/...", "github.com/dustin/go-humanize/..."}),

@@ -26,8 +26,9 @@ const (
 	Median
 	// Min scores the lowest vote: the strictest judge decides.
 	Min
-	// Majority takes the label, or the pass/fail, more than half the votes
-	// give; with no majority (a tie) the panel has no verdict and returns an
+	// Majority takes the preference (pairwise votes: "A>B" and "B<A" are
+	// one), the label, or the pass/fail, more than half the votes give;
+	// with no majority (a tie) the panel has no verdict and returns an
 	// error. Its score is the mean of the votes that make the majority.
 	Majority
 	// Unanimous passes only when every vote passes (Verdict.Passed); its
@@ -144,6 +145,10 @@ func (p *PanelJudge) Judge(ctx context.Context, req JudgeRequest) (Verdict, erro
 		if slices.IndexFunc(valid, func(o Verdict) bool { return o.Label != valid[0].Label }) < 0 {
 			v.Label = valid[0].Label
 		}
+		if p := valid[0].Preference; p != nil && slices.IndexFunc(valid, func(o Verdict) bool { return o.Preference == nil || *o.Preference != *p }) < 0 {
+			pref := *p
+			v.Preference = &pref
+		}
 		if pass, err := agreedPass(valid); err == nil {
 			v.Passed = pass
 		}
@@ -234,6 +239,13 @@ func (p *PanelJudge) combine(valid []Verdict, scale Scale) (Verdict, error) {
 			return v, err
 		}
 		v.Label = members[0].Label
+		if p := members[0].Preference; p != nil {
+			pref := *p
+			v.Preference = &pref
+			if slices.IndexFunc(members, func(o Verdict) bool { return o.Label != v.Label }) >= 0 {
+				v.Label = pref.String() // "A>B" and "B<A" alike
+			}
+		}
 		v.Fields = agreedFields(members)
 		if v.Passed, err = agreedPass(members); err != nil {
 			return v, err
@@ -300,7 +312,7 @@ func agreedPass(members []Verdict) (*bool, error) {
 	return passed, nil
 }
 
-// majority groups votes by label, or by pass/fail when they have no label,
+// majority groups votes by preference, else by label, else by pass/fail,
 // and returns the group holding more than half of them.
 func majority(vs []Verdict) ([]Verdict, error) {
 	groups := map[string][]Verdict{}
@@ -308,6 +320,8 @@ func majority(vs []Verdict) ([]Verdict, error) {
 	for i, v := range vs {
 		var key string
 		switch {
+		case v.Preference != nil:
+			key = "preference " + v.Preference.String()
 		case v.Label != "":
 			key = "label " + v.Label
 		case v.Passed != nil && *v.Passed:

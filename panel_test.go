@@ -161,3 +161,30 @@ func TestPanelIdentity(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "judge 1 (a)", v.Votes[0].Judge)
 }
+
+// A panel of pairwise judges: Majority counts preferences ("A>B" and its
+// mirror "B<A" are one vote) and its verdict states the majority's
+// preference, so Prefers can grade it and BothWays can combine it; a
+// panel of pairwise judges used to give a label without a preference,
+// which nothing pairwise could read.
+func TestPanelPairwiseMajority(t *testing.T) {
+	pref := func(label, winner string, strength int) evalkit.Judge {
+		return evalkit.JudgeFunc(func(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) {
+			return evalkit.Verdict{Label: label, Preference: &evalkit.Preference{Winner: winner, Strength: strength}}, nil
+		})
+	}
+	req := evalkit.JudgeRequest{Criteria: "Which answer is better?", Content: "a", ContentB: "b"}
+	v, err := evalkit.Panel([]evalkit.Judge{pref("A>B", "A", 1), pref("B<A", "A", 1), pref("B>A", "B", 1)}, evalkit.Majority).Judge(context.Background(), req)
+	require.NoError(t, err)
+	require.NotNil(t, v.Preference)
+	assert.Equal(t, evalkit.Preference{Winner: "A", Strength: 1}, *v.Preference)
+	assert.Equal(t, "A>B", v.Label, "two labels, one preference: written as Arena-Hard does")
+
+	v, err = evalkit.Panel([]evalkit.Judge{pref("A", "A", 1), pref("A", "A", 1), pref("B", "B", 1)}, evalkit.Majority).Judge(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, "A", v.Label, "one label: kept as the judges wrote it")
+	assert.Equal(t, evalkit.Preference{Winner: "A", Strength: 1}, *v.Preference)
+
+	_, err = evalkit.Panel([]evalkit.Judge{pref("A>>B", "A", 2), pref("A>B", "A", 1), pref("A=B", "", 0)}, evalkit.Majority).Judge(context.Background(), req)
+	assert.EqualError(t, err, "evalkit: panel (majority): no majority among 3 votes: preference A>>B ×1, preference A>B ×1, preference A=B ×1")
+}

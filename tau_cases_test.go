@@ -32,7 +32,7 @@ func TestTauBenchCaseFile(t *testing.T) {
 	evaltest.RunCases(t, "testdata/cases/tau_bench.yaml", func(et *evaltest.T, c evaltest.Case) *evalkit.Transcript {
 		tr := byName[fmt.Sprint(c.Vars["run"])]
 		if tr == nil {
-			et.TB().Fatalf("case %s names no bundled run: %v", c.Name, c.Vars["run"])
+			et.Fatalf("case %s names no bundled run: %v", c.Name, c.Vars["run"])
 		}
 		return tr
 	})

@@ -332,7 +332,7 @@ func TestAnthropicjudgeBadConfig(t *testing.T) {
 func TestAnthropicjudgeKeyNeverInErrors(t *testing.T) {
 	j, _ := newJudge(t, []judgefake.Reply{{Status: 401, Text: "invalid x-api-key " + testKey}})
 	_, err := j.Judge(context.Background(), refundRequest)
-	assert.EqualError(t, err, "anthropicjudge: 1 attempt: HTTP 401 Unauthorized: invalid x-api-key [redacted]")
+	assert.EqualError(t, err, "anthropicjudge: 1 attempt: HTTP 401 Unauthorized: invalid x-api-key [redacted:openai-key]")
 }
 
 func TestAnthropicjudgeConcurrent(t *testing.T) {

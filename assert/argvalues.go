@@ -299,7 +299,7 @@ func pairStart(a, b string, max int) int {
 	for start > 0 && !utf8.RuneStart(a[start]) { // a and b agree up to p
 		start--
 	}
-	return start
+	return min(textnorm.Cut(a, start, true), p) // not inside a key
 }
 
 // skipped marks the bytes left out before a window into a string.

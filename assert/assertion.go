@@ -2,6 +2,7 @@ package assert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/evalkit-go/evalkit"
@@ -127,7 +128,7 @@ func (a Assertion) Check(ctx context.Context, tr *evalkit.Transcript) (Result, e
 		return Result{}, err
 	}
 	details := append([]Detail{{"check", res.Summary}}, res.Details...)
-	return Result{Passed: g.passed, Score: clamp01(res.Score), Summary: g.summary, Details: details, Diff: res.Diff, lazyDiff: res.lazyDiff}, nil
+	return Result{Passed: g.passed, Score: clamp01(res.Score), Summary: g.summary, Want: g.want, Details: details, Diff: res.Diff, lazyDiff: res.lazyDiff}, nil
 }
 
 // bounds are the assertion's score bounds: MinScore and MaxScore, or a
@@ -206,4 +207,29 @@ func Score(ctx context.Context, c Check, tr *evalkit.Transcript) (Result, error)
 		return se.emitScore(ctx, tr)
 	}
 	return c.Check(ctx, tr)
+}
+
+// Measure runs c once: its Result, or, when c only emits a score (its
+// Check an error wrapping ErrNoThreshold: a classifier check, an external
+// evaluator that answers a score without passed), that score with measured
+// true, the Result's Passed then meaning only that it was measured. An
+// external evaluator is asked once, where Check then Score would run it
+// twice. As PromptKit's evals, which emit a score for metrics. Errors are
+// the check's.
+func Measure(ctx context.Context, c Check, tr *evalkit.Transcript) (res Result, measured bool, err error) {
+	if m, ok := c.(measurer); ok {
+		return m.measure(ctx, tr)
+	}
+	res, err = c.Check(ctx, tr)
+	if !errors.Is(err, ErrNoThreshold) {
+		return res, false, err
+	}
+	res, err = Score(ctx, c, tr)
+	return res, err == nil, err
+}
+
+// measurer is a check that can give Measure's answer from one run: an
+// external evaluator, whose answer decides whether it graded itself.
+type measurer interface {
+	measure(ctx context.Context, tr *evalkit.Transcript) (Result, bool, error)
 }

@@ -15,8 +15,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/evalkit-go/evalkit"
 )
 
@@ -578,13 +576,13 @@ func describeWant(w ExpectedCall) string {
 // against the call's, projected onto the expected keys.
 func diffSubset(want map[string]any, got map[string]any) string {
 	wv, gv := diffViews(want, project(want, got), 0)
-	return cmp.Diff(wv, gv)
+	return showDiff(wv, gv)
 }
 
 // diffExact diffs the expected arguments against all of the call's.
 func diffExact(want map[string]any, got map[string]any) string {
 	wv, gv := diffViewsAll(want, got, 0)
-	return cmp.Diff(wv, gv)
+	return showDiff(wv, gv)
 }
 
 // diffViewsAll is diffViews keeping the keys of got that want lacks.

@@ -81,6 +81,11 @@ type Result struct {
 	Score float64
 	// Summary says in one line what failed, or what was found when passed.
 	Summary string
+	// Want is what passes, for a graded check (a judge's verdict, a score
+	// under a threshold), as the summary's want clause says it: ">= 0.80",
+	// "one of \"A\", \"B\"", "pass". Reports show it beside the score,
+	// passed or not; empty for other checks.
+	Want string
 	// Details are labelled lines that support the summary, in order, such
 	// as {"called", "get_order_details ×1, get_user_details ×2"}.
 	Details []Detail

@@ -290,7 +290,7 @@ func (c Equals) compare(plan equalsPlan, got, canon any) Result {
 	if wok && gok && (len(ws) > maxDiff || len(gs) > maxDiff) {
 		near, canon = stringPair(ws, gs, maxDiff/2) // diff the strings around their first difference
 	}
-	diff := cmp.Diff(near, canon)
+	diff := showDiff(near, canon)
 	gotText, want := "got "+c.show(got), "want "+c.show(plan.wants[0])
 	ws, wok = plan.wants[0].(string)
 	gs, gok = got.(string)

@@ -251,6 +251,17 @@ func evalResult(check string, r EvalResponse, who string) (Result, error) {
 	return Result{Passed: *r.Passed, Score: score, Summary: summary, Details: evalDetails(r, who)}, nil
 }
 
+// measureResult is Measure's answer from an evaluator's answer: its own
+// passed decides when it gives one; else its score is measured.
+func measureResult(check string, r EvalResponse, who string) (Result, bool, error) {
+	if r.Passed == nil {
+		res, err := evalScore(check, r, who)
+		return res, err == nil, err
+	}
+	res, err := evalResult(check, r, who)
+	return res, false, err
+}
+
 // evalScore is an emitScore's Result: the score is required.
 func evalScore(check string, r EvalResponse, who string) (Result, error) {
 	if r.Score == nil {
@@ -399,6 +410,14 @@ func (c RESTEval) Check(ctx context.Context, tr *evalkit.Transcript) (Result, er
 		return Result{}, err
 	}
 	return evalResult("rest_eval", r, who)
+}
+
+func (c RESTEval) measure(ctx context.Context, tr *evalkit.Transcript) (Result, bool, error) {
+	r, who, err := c.call(ctx, tr)
+	if err != nil {
+		return Result{}, false, err
+	}
+	return measureResult("rest_eval", r, who)
 }
 
 func (c RESTEval) emitScore(ctx context.Context, tr *evalkit.Transcript) (Result, error) {

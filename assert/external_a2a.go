@@ -79,6 +79,14 @@ func (c A2AEval) Check(ctx context.Context, tr *evalkit.Transcript) (Result, err
 	return evalResult("a2a_eval", r, who)
 }
 
+func (c A2AEval) measure(ctx context.Context, tr *evalkit.Transcript) (Result, bool, error) {
+	r, who, err := c.call(ctx, tr)
+	if err != nil {
+		return Result{}, false, err
+	}
+	return measureResult("a2a_eval", r, who)
+}
+
 func (c A2AEval) emitScore(ctx context.Context, tr *evalkit.Transcript) (Result, error) {
 	r, who, err := c.call(ctx, tr)
 	if err != nil {

@@ -101,6 +101,14 @@ func (c ExecEval) Check(ctx context.Context, tr *evalkit.Transcript) (Result, er
 	return evalResult("exec_eval", r, who)
 }
 
+func (c ExecEval) measure(ctx context.Context, tr *evalkit.Transcript) (Result, bool, error) {
+	r, who, err := c.run(ctx, tr)
+	if err != nil {
+		return Result{}, false, err
+	}
+	return measureResult("exec_eval", r, who)
+}
+
 func (c ExecEval) emitScore(ctx context.Context, tr *evalkit.Transcript) (Result, error) {
 	r, who, err := c.run(ctx, tr)
 	if err != nil {

@@ -113,7 +113,7 @@ func TestRESTEvalErrors(t *testing.T) {
 		reply reply
 		want  string
 	}{
-		{"status", reply{400, `{"error": {"message": "bad token tok-secret-123456"}}`}, "HTTP 400 Bad Request: bad token [redacted]"},
+		{"status", reply{400, `{"error": {"message": "bad token tok-secret-123456"}}`}, "HTTP 400 Bad Request: bad token [redacted:token]"},
 		{"not json", reply{200, `Looks good!`}, `rest_eval: the external evaluator failed: the answer is not a JSON object: "Looks good!"`},
 		{"two values", reply{200, `{"passed": true} {"passed": false}`}, "rest_eval: the external evaluator failed: the answer has more than one JSON value"},
 		{"no verdict", reply{200, `{"reasoning": "hmm"}`}, `rest_eval: the external evaluator failed: the answer has neither passed nor score (its fields: "reasoning")`},

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/go-cmp/cmp"
@@ -232,8 +234,63 @@ func (c JSONPath) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 				}
 				return fail(0, "the expression failed on this output: "+err.Error()), nil
 			}
-			return c.judge(got, want, contains), nil
+			res := c.judge(got, want, contains)
+			if got == nil && !res.Passed {
+				if path, ok := missingPath(c.Expression, data); ok {
+					// JMESPath reads a missing field as null: say which it was.
+					res.Summary = strings.ReplaceAll(res.Summary, "got null", "no value at "+path)
+					if strings.HasSuffix(res.Summary, " selected nothing (null)") {
+						res.Summary = "no value at " + path
+					}
+				}
+			}
+			return res, nil
 		})
+}
+
+// fieldOnlyPath is an expression that only names fields and indexes:
+// refund.amount, items[0].sku, "order-id".total.
+var fieldOnlyPath = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*|"[^"\\]*")(?:\.(?:[A-Za-z_][A-Za-z0-9_]*|"[^"\\]*")|\[-?\d+\])*$`)
+
+var fieldStep = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*|"[^"\\]*"|\[-?\d+\]`)
+
+// missingPath reports, for an expression that only names fields and
+// indexes, the path up to the first step data does not have (a field
+// absent, an index out of range, a step into a value that is not an
+// object or array): JMESPath reads those as null, as it reads a null.
+func missingPath(expr string, data any) (string, bool) {
+	expr = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(expr), "$"), ".")
+	if !fieldOnlyPath.MatchString(expr) {
+		return "", false
+	}
+	cur := data
+	var walked strings.Builder
+	for _, step := range fieldStep.FindAllString(expr, -1) {
+		if strings.HasPrefix(step, "[") {
+			walked.WriteString(step)
+			i, _ := strconv.Atoi(step[1 : len(step)-1])
+			arr, isArr := cur.([]any)
+			if i < 0 && isArr {
+				i += len(arr)
+			}
+			if !isArr || i < 0 || i >= len(arr) {
+				return walked.String(), true
+			}
+			cur = arr[i]
+			continue
+		}
+		if walked.Len() > 0 {
+			walked.WriteString(".")
+		}
+		walked.WriteString(step)
+		obj, isObj := cur.(map[string]any)
+		v, present := obj[strings.Trim(step, `"`)]
+		if !isObj || !present {
+			return walked.String(), true
+		}
+		cur = v
+	}
+	return "", false // the path is there, and holds null
 }
 
 // judge checks a result against every constraint.
@@ -257,7 +314,7 @@ func (c JSONPath) judge(got, want any, contains []any) Result {
 			return fmt.Sprintf("got %s, want %s", jsonValue(got, maxQuote), jsonValue(want, maxQuote))
 		})
 		if !ok && (composite(want) || composite(got)) { // a scalar's diff only repeats the summary
-			diff = boundDiff(cmp.Diff(want, got))
+			diff = boundDiff(showDiff(want, got))
 		}
 	}
 	arr, isArr := got.([]any)

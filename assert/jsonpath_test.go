@@ -67,8 +67,9 @@ func TestJSONPath(t *testing.T) {
 		// Constraints.
 		{name: "selects something", tr: order, check: "json_path", params: map[string]any{"expression": "refund.currency"}, want: PASS, summary: `got "EUR"`},
 		{name: "selects nothing", tr: order, check: "json_path", params: map[string]any{"expression": "refund.reason"}, want: FAIL,
-			summary: "refund.reason selected nothing (null)", score: ptr(0)},
-		{name: "explicit null selects nothing", tr: order, check: "json_path", params: map[string]any{"expression": "note"}, want: FAIL},
+			summary: "no value at refund.reason", score: ptr(0)},
+		{name: "explicit null selects nothing", tr: order, check: "json_path", params: map[string]any{"expression": "note"}, want: FAIL,
+			summary: "note selected nothing (null)"},
 		{name: "expected null passes on null", tr: order, check: "json_path", params: map[string]any{"expression": "note", "expected": nil}, want: PASS,
 			summary: "got null"},
 		{name: "expected null fails on a value", tr: order, check: "json_path", params: map[string]any{"expression": "n", "expected": nil}, want: FAIL,
@@ -88,7 +89,7 @@ func TestJSONPath(t *testing.T) {
 		{name: "result count", tr: order, check: "json_path", params: map[string]any{"expression": "items", "max_results": 2}, want: FAIL,
 			summary: "got 3 results, want <= 2"},
 		{name: "result count on null", tr: order, check: "json_path", params: map[string]any{"expression": "lines", "min_results": 1}, want: FAIL,
-			summary: "got null, want an array with >= 1 items"},
+			summary: "no value at lines, want an array with >= 1 items"},
 		{name: "numeric range", tr: order, check: "json_path", params: map[string]any{"expression": "refund.amount", "min": 0, "max": 40}, want: FAIL,
 			summary: "got 41.5, want in [0, 40]"},
 		{name: "numeric range on a string", tr: order, check: "json_path", params: map[string]any{"expression": "n", "min": 1}, want: FAIL,
@@ -492,4 +493,34 @@ func TestSharedParams(t *testing.T) {
 	var pe *assert.ParamError
 	require.True(t, errors.As(err, &pe), "%v", err)
 	testify.Equal(t, "passing_schema", pe.Param)
+}
+
+// A path that is not there is told from a null that is: JMESPath reads
+// both as null, and "got null" for a missing field sent users looking for
+// a null in their JSON.
+func TestJSONPathMissingIsNotNull(t *testing.T) {
+	tr := jsonAnswer(`{"a": {"b": null, "list": [1]}, "n": 3}`)
+	for _, c := range []struct {
+		expr    string
+		want    any
+		summary string
+	}{
+		{"a.b", 42.0, "got null, want 42"},
+		{"a.c", 42.0, "no value at a.c, want 42"},
+		{"x.y", 42.0, "no value at x"},
+		{"$.a.list[3]", 1.0, "no value at a.list[3], want 1"},
+		{"n.m", 1.0, "no value at n.m, want 1"},
+		{"a.c", nil, "no value at a.c"},
+		{"a.b", nil, "a.b selected nothing (null)"},
+		{"a.*.c | [0]", 1.0, "got null, want 1"}, // not a plain path: JMESPath's null
+	} {
+		params := map[string]any{"expression": c.expr}
+		if c.want != nil {
+			params["expected"] = c.want
+		}
+		res, err := assert.Eval(context.Background(), "json_path", tr, params)
+		require.NoError(t, err, c.expr)
+		testify.False(t, res.Passed, c.expr)
+		testify.True(t, strings.HasPrefix(res.Summary, c.summary), "%s: %q", c.expr, res.Summary)
+	}
 }

@@ -547,7 +547,7 @@ func verdictResult(v evalkit.Verdict, g graded, j judging, labelShown bool) Resu
 	if m := judgeModel(v, j.judge); m != "" {
 		details = append(details, Detail{"judge", textnorm.Excerpt(m, maxQuote)})
 	}
-	return Result{Passed: g.passed, Score: clamp01(score), Summary: g.summary, Details: details}
+	return Result{Passed: g.passed, Score: clamp01(score), Summary: g.summary, Want: g.want, Details: details}
 }
 
 // maxReasoning bounds the judge's reasoning in a Result, in bytes.

@@ -253,7 +253,7 @@ func TestJudgedResultDetails(t *testing.T) {
 		Criteria: []evalkit.CriterionScore{{Name: "accuracy", Score: 0.5}, {Name: "tone", Score: 0.9}}}
 	res, err := assert.Assertion{Eval: assert.LLMJudge{Judge: identified{fixed(v)}, Criteria: "x"}, MinScore: ptr(0.8)}.Check(context.Background(), refundRun())
 	require.NoError(t, err)
-	testify.Equal(t, assert.Result{Score: 0.55, Summary: "score 0.55, want >= 0.80", Details: []assert.Detail{
+	testify.Equal(t, assert.Result{Score: 0.55, Summary: "score 0.55, want >= 0.80", Want: ">= 0.80", Details: []assert.Detail{
 		{Label: "reasoning", Text: "The reply never states the amount."},
 		{Label: "label", Text: `"B"`},
 		{Label: "criteria", Text: "accuracy 0.50, tone 0.90"},

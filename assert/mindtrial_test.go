@@ -2,6 +2,7 @@ package assert_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -43,6 +44,14 @@ func TestMindTrialLiteralVerdicts(t *testing.T) {
 		{"a list in another order differs", assert.Passing{Verdicts: []any{[]any{"a", "b"}}}, evalkit.Verdict{Raw: `["b", "a"]`}, false, ""},
 		{"a plain text answer", assert.Passing{Verdicts: []any{"correct"}, Rules: ci}, evalkit.Verdict{Raw: "Correct"}, true, ""},
 		{"a field's value", assert.Passing{Verdicts: []any{"A", "B"}, Field: "grade"}, evalkit.Verdict{Fields: map[string]any{"grade": "B", "why": "x"}}, true, ""},
+		{"integers past float64's precision are compared exactly", assert.Passing{Verdicts: []any{json.Number("10000000000000000001")}},
+			evalkit.Verdict{Raw: "10000000000000000000"}, false, ""},
+		{"a uint64 passing verdict, exactly", assert.Passing{Verdicts: []any{uint64(10000000000000000001)}},
+			evalkit.Verdict{Raw: "10000000000000000001"}, true, ""},
+		{"a large integer field, exactly", assert.Passing{Verdicts: []any{int64(9007199254740993)}, Field: "id"},
+			evalkit.Verdict{Fields: map[string]any{"id": json.Number("9007199254740992")}}, false, ""},
+		{"a nested object with a large integer", assert.Passing{Verdicts: []any{map[string]any{"n": []any{json.Number("123456789012345678901234567890")}}}},
+			evalkit.Verdict{Raw: `{"n": [123456789012345678901234567891]}`}, false, ""},
 		{"key order does not matter", assert.Passing{Verdicts: []any{map[string]any{"a": 1, "b": 2}}},
 			evalkit.Verdict{Fields: map[string]any{"b": 2.0, "a": 1.0}}, true, ""},
 	} {

@@ -28,6 +28,9 @@ type params struct {
 	// declaring is set when the parameters are only validated
 	// (Registry.Validate): a judged check needs no judge yet.
 	declaring bool
+	// reads, when set, records what the build reads, for its
+	// documentation (checkdocs.go).
+	reads *paramReads
 }
 
 func newParams(check string, m map[string]any) *params {
@@ -46,6 +49,11 @@ func (p *params) lookup(names ...string) (name string, v any, ok bool, err error
 	for _, n := range names {
 		p.known[n] = true
 	}
+	if p.reads != nil {
+		if _, noted := p.reads.kinds[names[0]]; !noted {
+			p.note("any JSON value", names) // read by a build of its own
+		}
+	}
 	for _, n := range names {
 		val, present := p.m[n]
 		if !present {
@@ -63,6 +71,7 @@ func (p *params) lookup(names ...string) (name string, v any, ok bool, err error
 // Emptiness is judged by the check itself (see needles), so a check built in
 // Go and one built from parameters fail the same way.
 func (p *params) strs(required bool, names ...string) ([]string, bool, error) {
+	p.note("list of strings", names)
 	name, v, ok, err := p.lookup(names...)
 	if err != nil || !ok {
 		if err == nil && required {
@@ -97,6 +106,7 @@ func (p *params) strs(required bool, names ...string) ([]string, bool, error) {
 }
 
 func (p *params) str(required bool, names ...string) (string, bool, error) {
+	p.note("string", names)
 	name, v, ok, err := p.lookup(names...)
 	if err != nil || !ok {
 		if err == nil && required {
@@ -118,6 +128,7 @@ func (p *params) str(required bool, names ...string) (string, bool, error) {
 
 // num reads a finite number given as any Go or JSON number type.
 func (p *params) num(names ...string) (float64, bool, error) {
+	p.note("number", names)
 	name, v, ok, err := p.lookup(names...)
 	if err != nil || !ok {
 		return 0, false, err
@@ -135,6 +146,7 @@ func (p *params) num(names ...string) (float64, bool, error) {
 // count reads a non-negative whole number.
 func (p *params) count(names ...string) (int, bool, error) {
 	f, ok, err := p.num(names...)
+	p.note("whole number", names)
 	if err != nil || !ok {
 		return 0, ok, err
 	}
@@ -146,6 +158,7 @@ func (p *params) count(names ...string) (int, bool, error) {
 }
 
 func (p *params) boolean(names ...string) (bool, bool, error) {
+	p.note("boolean", names)
 	name, v, ok, err := p.lookup(names...)
 	if err != nil || !ok {
 		return false, false, err
@@ -159,12 +172,14 @@ func (p *params) boolean(names ...string) (bool, bool, error) {
 
 // value reads a parameter of any JSON shape.
 func (p *params) value(names ...string) (any, bool, error) {
+	p.note("any JSON value", names)
 	_, v, ok, err := p.lookup(names...)
 	return v, ok, err
 }
 
 // object reads a JSON object given as a map or as a JSON string.
 func (p *params) object(required bool, names ...string) (map[string]any, bool, error) {
+	p.note("object", names)
 	name, v, ok, err := p.lookup(names...)
 	if err != nil || !ok {
 		if err == nil && required {

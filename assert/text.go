@@ -131,8 +131,9 @@ func (c ContainsAny) Check(_ context.Context, tr *evalkit.Transcript) (Result, e
 	for _, o := range outs {
 		hay := m.prepare(o.text)
 		for i, pat := range c.Patterns {
-			if m.index(hay, i) >= 0 {
-				return pass(1, fmt.Sprintf("found %q in %s", pat, o.label())), nil
+			if at := m.index(hay, i); at >= 0 {
+				return pass(1, fmt.Sprintf("found %q in %s", pat, o.label()),
+					Detail{"found", m.quote(o.text, hay, at, len(m.needles[i]))}), nil
 			}
 		}
 	}
@@ -214,11 +215,7 @@ func (c ContentExcludes) Check(_ context.Context, tr *evalkit.Transcript) (Resul
 				at = m.index(hay, i)
 			}
 			if at >= 0 {
-				shown := hay
-				if len(hay) == len(o.text) { // ASCII folding keeps offsets: quote the original
-					shown = o.text
-				}
-				details = append(details, Detail{"found", fmt.Sprintf("%q in %s: %s", pat, o.label(), snippet(shown, at, len(m.needles[i])))})
+				details = append(details, Detail{"found", fmt.Sprintf("%q in %s: %s", pat, o.label(), m.quote(o.text, hay, at, len(m.needles[i])))})
 			}
 		}
 	}
@@ -678,6 +675,17 @@ func (m matcher) prepare(text string) string {
 
 func (m matcher) index(hay string, i int) int { return strings.Index(hay, m.needles[i]) }
 
+// quote shows the match at bytes [at, at+n) of hay, text prepared, as
+// text says it: the folded match mapped back to the bytes it came from
+// ("İİ ERROR" where the folded text reads "i̇i̇ error"), with some context
+// on either side; the folded text only when it cannot be mapped back.
+func (m matcher) quote(text, hay string, at, n int) string {
+	if i, j, ok := fold.Original(text, m.fold, at, at+n); ok {
+		return snippet(text, i, j-i)
+	}
+	return snippet(hay, at, n)
+}
+
 // snippet shows a match with some context on either side.
 func snippet(s string, at, n int) string {
 	const ctx = 40
@@ -688,6 +696,11 @@ func snippet(s string, at, n int) string {
 	for end < len(s) && !utf8.RuneStart(s[end]) {
 		end++
 	}
+	// Not inside a key: the redactor could not tell its piece from text.
+	if start > 0 {
+		start = min(textnorm.Cut(s, start, true), at)
+	}
+	end = max(textnorm.Cut(s, end, false), at+n)
 	out := fmt.Sprintf("%q", s[start:end])
 	if start > 0 {
 		out = "…" + out

@@ -116,6 +116,7 @@ func GradeVerdict(v evalkit.Verdict, p Passing) (passed bool, err error) {
 type graded struct {
 	passed  bool
 	summary string
+	want    string // what passes, as the summary's want clause says it: ">= 0.80"
 	details []Detail
 }
 
@@ -250,6 +251,9 @@ func (p Passing) gradePreference(check string, v evalkit.Verdict) (graded, error
 		return graded{}, badVerdict(check, "the verdict states no preference between two answers (label %s): judge the pair in a pairwise format (package verdicts: ArenaHard, MTBenchPair)", excerpt(v.Label))
 	}
 	got, want := *v.Preference, *p.Prefer
+	if !validPreference(got) {
+		return graded{}, badVerdict(check, "the verdict's preference %s is none of A>>B, A>B, A=B, B>A, B>>A", got)
+	}
 	passed := got.Winner == want.Winner && got.Strength >= want.Strength ||
 		want.OrTie && got.Winner == "" && got.Strength == 0
 	summary := "preference " + got.String()
@@ -257,6 +261,12 @@ func (p Passing) gradePreference(check string, v evalkit.Verdict) (graded, error
 		return graded{passed: true, summary: summary}, nil
 	}
 	return graded{summary: summary + ", want " + want.String()}, nil
+}
+
+// validPreference reports whether p is one of the five preferences: a
+// winner "A" or "B" at strength 1 or 2, or a tie (no winner, strength 0).
+func validPreference(p evalkit.Preference) bool {
+	return (p.Winner == "A" || p.Winner == "B") && (p.Strength == 1 || p.Strength == 2) || p.Winner == "" && p.Strength == 0
 }
 
 // scoreSlack keeps float rounding in the normalization from flipping a
@@ -285,7 +295,7 @@ func gradeScore(check string, v evalkit.Verdict, lo, hi *float64) (graded, error
 	if near == nil || (hi != nil && v.Score > *hi) {
 		near = hi
 	}
-	return graded{passed: passed, summary: "score " + fmtScore(v.Score, *near) + ", " + want}, nil
+	return graded{passed: passed, summary: "score " + fmtScore(v.Score, *near) + ", " + want, want: strings.TrimPrefix(want, "want ")}, nil
 }
 
 // fmtBound writes a threshold with two decimals, or exactly when two
@@ -333,7 +343,7 @@ func (p Passing) gradeLabel(check string, v evalkit.Verdict) (graded, error) {
 	}
 	summary := "label " + excerpt(label)
 	if slices.Contains(p.canonSet(p.Labels), got) {
-		return graded{passed: true, summary: summary}, nil
+		return graded{passed: true, summary: summary, want: strings.TrimPrefix(want, "want ")}, nil
 	}
 	if !p.Rules.IgnoreZeroWidth && hasFormat(label) {
 		return graded{}, badVerdict(check, "the label %s holds invisible characters (%s): set the rule ignore_zero_width (Rules.IgnoreZeroWidth) to read past them",
@@ -342,7 +352,7 @@ func (p Passing) gradeLabel(check string, v evalkit.Verdict) (graded, error) {
 	if len(p.Offered) > 0 && !slices.Contains(p.canonSet(p.Offered), got) {
 		return graded{}, badVerdict(check, "the label %s is not one of the offered labels (%s)", excerpt(label), quoteList(p.Offered))
 	}
-	return graded{summary: summary + ", " + want}, nil
+	return graded{summary: summary + ", " + want, want: strings.TrimPrefix(want, "want ")}, nil
 }
 
 // label reads the verdict's label: Verdict.Label, or the string field.
@@ -402,9 +412,9 @@ func (p Passing) gradeBool(check string, v evalkit.Verdict) (graded, error) {
 	}
 	summary := fmt.Sprintf("judge's %s: %s", what, word(got))
 	if got == *p.Passed {
-		return graded{passed: true, summary: summary}, nil
+		return graded{passed: true, summary: summary, want: word(*p.Passed)}, nil
 	}
-	return graded{summary: summary + ", want " + word(*p.Passed)}, nil
+	return graded{summary: summary + ", want " + word(*p.Passed), want: word(*p.Passed)}, nil
 }
 
 // gaveInstead says what a verdict has in place of the missing field.
@@ -462,9 +472,9 @@ func (p Passing) gradeSchema(check string, v evalkit.Verdict) (graded, error) {
 		return graded{}, fmt.Errorf("%s: validating the verdict: %w", check, err)
 	}
 	if leaves == nil {
-		return graded{passed: true, summary: "the verdict matches the passing schema"}, nil
+		return graded{passed: true, summary: "the verdict matches the passing schema", want: "the passing schema"}, nil
 	}
-	return graded{summary: "the verdict does not match the passing schema", details: leaves}, nil
+	return graded{summary: "the verdict does not match the passing schema", want: "the passing schema", details: leaves}, nil
 }
 
 // validateFields validates a verdict object against a compiled schema as

@@ -64,7 +64,7 @@ func verdictValue(check string, p Passing, v evalkit.Verdict) (any, error) {
 func literalSchema(check string, p Passing) (*jsonschema.Schema, error) {
 	vals := make([]any, len(p.Verdicts))
 	for i, v := range p.Verdicts {
-		n, err := query.Normalize(v)
+		n, err := exactJSON(v)
 		if err != nil {
 			return nil, paramErr(check, "passing_verdicts", "verdict %d cannot be written as JSON: %v", i, err)
 		}
@@ -88,7 +88,7 @@ func (p Passing) gradeLiteral(check string, v evalkit.Verdict) (graded, error) {
 	if err != nil {
 		return graded{}, err
 	}
-	n, err := query.Normalize(got)
+	n, err := exactJSON(got)
 	if err != nil {
 		return graded{}, badVerdict(check, "the verdict cannot be read as JSON: %v", err)
 	}
@@ -110,6 +110,28 @@ func (p Passing) gradeLiteral(check string, v evalkit.Verdict) (graded, error) {
 		want[i] = string(b)
 	}
 	return graded{summary: summary + ", want " + textnorm.Excerpt(strings.Join(want, " or "), maxDetail)}, nil
+}
+
+// exactJSON is v as JSON values with its numbers kept exact (json.Number),
+// so a passing verdict 10000000000000000001 never equals a verdict
+// 10000000000000000000, as float64 would make them; the schema compares
+// numbers by value (7 equals 7.0). Values query.Normalize refuses (NaN, a
+// function, too many) are errors.
+func exactJSON(v any) (any, error) {
+	if _, err := query.Normalize(v); err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // validateLiteral checks the passing verdicts compile.

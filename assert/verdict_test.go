@@ -379,3 +379,20 @@ func TestFieldFailuresFromReplies(t *testing.T) {
 		})
 	}
 }
+
+// A preference that is none of the five (a custom judge's, a hand-edited
+// recording's) cannot be graded: an error, never a pass by its strength.
+func TestGradeVerdictMalformedPreference(t *testing.T) {
+	wants := []assert.Prefer{{Winner: "A", Strength: 1}, {Winner: "A", Strength: 2}, {Winner: "A", Strength: 1, OrTie: true}, {Winner: "B", Strength: 1, OrTie: true}}
+	for _, got := range []evalkit.Preference{{Winner: "A", Strength: 7}, {Winner: "A", Strength: 0}, {Winner: "", Strength: 1}, {Winner: "C", Strength: 1}, {Winner: "a", Strength: 1}, {Winner: "B", Strength: -1}} {
+		for _, want := range wants {
+			passed, err := assert.GradeVerdict(evalkit.Verdict{Preference: &got}, assert.Passing{Prefer: &want})
+			require.ErrorIs(t, err, assert.ErrBadVerdict, "%v graded by %v", got, want)
+			require.False(t, passed)
+		}
+	}
+	for _, got := range []evalkit.Preference{{Winner: "A", Strength: 2}, {Winner: "A", Strength: 1}, {}, {Winner: "B", Strength: 1}, {Winner: "B", Strength: 2}} {
+		_, err := assert.GradeVerdict(evalkit.Verdict{Preference: &got}, assert.Passing{Prefer: &wants[0]})
+		require.NoError(t, err, "%v", got)
+	}
+}

@@ -3,11 +3,15 @@ package evaltest
 import (
 	"context"
 	"fmt"
+	"io"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/evalkit-go/evalkit/internal/results"
 )
 
 // attemptState collects one attempt's failures.
@@ -18,7 +22,17 @@ type attemptState struct {
 	failed   bool   // a check failed
 	erred    bool   // a check could not be evaluated, or the attempt panicked or skipped
 	skipped  bool
-	cleanups []func()
+	cleanups []cleanupAt
+	helpers  map[string]bool // functions marked with the attempt's Helper, by name
+	running  string          // the line that registered the cleanup running, see at
+	judged   []results.Line  // the attempt's judged steps, for their Repeat's attributes
+}
+
+// cleanupAt is a cleanup and the line that registered it: what the
+// cleanup reports carries that line, as testing's do.
+type cleanupAt struct {
+	f    func()
+	line string
 }
 
 func (s *attemptState) add(msg string, evalErr bool) {
@@ -70,9 +84,9 @@ func (t *T) runAttempt(ctx context.Context, i int, attempt func(et *T)) Attempt 
 	tr := et.x.last
 	et.mu.Unlock()
 	st.mu.Lock()
-	failures, kinds := slices.Clone(st.failures), slices.Clone(st.kinds)
+	failures, kinds, judged := slices.Clone(st.failures), slices.Clone(st.kinds), slices.Clone(st.judged)
 	st.mu.Unlock()
-	return Attempt{Index: i, Status: st.status(), Failures: failures, Transcript: tr, evalErrs: kinds}
+	return Attempt{Index: i, Status: st.status(), Failures: failures, Transcript: tr, evalErrs: kinds, judged: judged}
 }
 
 func (s *attemptState) runCleanups() {
@@ -84,16 +98,22 @@ func (s *attemptState) runCleanups() {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					s.add(fmt.Sprintf("a cleanup panicked: %v", r), true)
+					s.add(fmt.Sprintf("%sa cleanup panicked: %v", fs[i].line, r), true)
 				}
 			}()
-			fs[i]()
+			s.mu.Lock()
+			s.running = fs[i].line
+			s.mu.Unlock()
+			fs[i].f()
 		}()
 	}
 }
 
 // attemptTB is an attempt's testing.TB: failures go to the attempt, and
-// the rest to the test.
+// the rest to the test. What it reports itself — an Errorf, a Fatal, a
+// Skip, a Log — carries the caller's file and line, found past the frames
+// marked with its Helper, as the testing package finds them: the Repeat's
+// message then says where in the attempt function it failed.
 type attemptTB struct {
 	testing.TB
 	st    *attemptState
@@ -103,17 +123,17 @@ type attemptTB struct {
 
 func (a *attemptTB) Context() context.Context { return a.ctx }
 func (a *attemptTB) Errorf(format string, args ...any) {
-	a.st.add(fmt.Sprintf(format, args...), false)
+	a.st.add(a.st.at(fmt.Sprintf(format, args...)), false)
 }
 func (a *attemptTB) Error(args ...any) {
-	a.st.add(strings.TrimSuffix(fmt.Sprintln(args...), "\n"), false)
+	a.st.add(a.st.at(sprintln(args...)), false)
 }
 func (a *attemptTB) Fatalf(format string, args ...any) {
-	a.Errorf(format, args...)
+	a.st.add(a.st.at(fmt.Sprintf(format, args...)), false)
 	runtime.Goexit()
 }
 func (a *attemptTB) Fatal(args ...any) {
-	a.Error(args...)
+	a.st.add(a.st.at(sprintln(args...)), false)
 	runtime.Goexit()
 }
 func (a *attemptTB) Fail() {
@@ -127,15 +147,15 @@ func (a *attemptTB) FailNow() {
 }
 func (a *attemptTB) Failed() bool { return a.st.status() == StatusFail }
 func (a *attemptTB) Skipf(format string, args ...any) {
-	a.skip(fmt.Sprintf(format, args...))
+	a.skip(a.st.at(fmt.Sprintf(format, args...)))
 }
-func (a *attemptTB) Skip(args ...any) { a.skip(strings.TrimSuffix(fmt.Sprintln(args...), "\n")) }
-func (a *attemptTB) SkipNow()         { a.skip("") }
+func (a *attemptTB) Skip(args ...any) { a.skip(a.st.at(sprintln(args...))) }
+func (a *attemptTB) SkipNow()         { a.skip(a.st.at("")) }
 func (a *attemptTB) skip(msg string) {
 	a.st.mu.Lock()
 	a.st.skipped = true
 	a.st.mu.Unlock()
-	a.st.add(strings.TrimSuffix("the attempt skipped: "+msg, ": "), true)
+	a.st.add("the attempt skipped: "+strings.TrimSuffix(msg, ": "), true)
 	runtime.Goexit()
 }
 func (a *attemptTB) Skipped() bool {
@@ -144,9 +164,41 @@ func (a *attemptTB) Skipped() bool {
 	return a.st.skipped
 }
 func (a *attemptTB) Cleanup(f func()) {
+	line := a.st.at("")
 	a.st.mu.Lock()
-	a.st.cleanups = append(a.st.cleanups, f)
+	a.st.cleanups = append(a.st.cleanups, cleanupAt{f: f, line: line})
 	a.st.mu.Unlock()
+}
+
+// Helper marks the calling function a helper of the attempt: the lines
+// its reports carry skip it.
+func (a *attemptTB) Helper() {
+	var pc [1]uintptr
+	if runtime.Callers(2, pc[:]) == 0 {
+		return
+	}
+	frame, _ := runtime.CallersFrames(pc[:]).Next()
+	a.st.mu.Lock()
+	if a.st.helpers == nil {
+		a.st.helpers = map[string]bool{}
+	}
+	a.st.helpers[frame.Function] = true
+	a.st.mu.Unlock()
+}
+
+// Log and Logf write to the test's output, as the test's own Log does,
+// with the caller's line.
+func (a *attemptTB) Log(args ...any) { a.log(a.st.at(sprintln(args...))) }
+func (a *attemptTB) Logf(format string, args ...any) {
+	a.log(a.st.at(fmt.Sprintf(format, args...)))
+}
+
+// log writes s as testing's Log does: later lines indented four spaces
+// more than the first.
+func (a *attemptTB) log(s string) {
+	s = strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    ") + "\n"
+	defer func() { _ = recover() }() // a stand-in TB without Output
+	_, _ = io.WriteString(a.TB.Output(), s)
 }
 
 // Attr does nothing: a Repeat reports its attempts as one result.
@@ -159,3 +211,30 @@ func (a *attemptTB) ArtifactDir() string {
 	}
 	return ""
 }
+
+// at prefixes msg with the file and line of the frame that reported it:
+// the first frame above the attemptTB method that no Helper marked; in a
+// cleanup with nothing but helpers above it, the line that registered
+// the cleanup.
+func (s *attemptState) at(msg string) string {
+	var pcs [64]uintptr
+	n := runtime.Callers(3, pcs[:]) // runtime.Callers, at, the attemptTB method
+	frames := runtime.CallersFrames(pcs[:n])
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		f, more := frames.Next()
+		switch {
+		case strings.HasSuffix(f.Function, ".(*attemptState).runCleanups.func1") || strings.HasSuffix(f.Function, ".(*attemptState).runCleanups"):
+			return s.running + msg
+		case f.Function != "" && !s.helpers[f.Function]:
+			return fmt.Sprintf("%s:%d: %s", filepath.Base(f.File), f.Line, msg)
+		}
+		if !more {
+			return msg
+		}
+	}
+}
+
+// sprintln is fmt.Sprintln without its newline, as testing's Log formats.
+func sprintln(args ...any) string { return strings.TrimSuffix(fmt.Sprintln(args...), "\n") }

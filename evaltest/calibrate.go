@@ -44,7 +44,7 @@ type Calibration struct {
 // when a figure is below their bar, or cannot be computed. A failure
 // reads:
 //
-//	Calibrate("refunds.jsonl").AtLeastKappa(0.60): kappa 0.412, want >= 0.600
+//	Calibrate("refunds.jsonl").AtLeastKappa(0.60): kappa 0.412, want >= 0.60
 //	agreement: accuracy 0.820 (41 of 50), kappa 0.412, TPR 0.950 (19 of 20 passes), TNR 0.733 (22 of 30 fails)
 //	confusion: people pass: judge pass 19, judge fail 1; people fail: judge pass 8, judge fail 22
 //	judge: gpt-4.1-mini (replayed testdata/evalkit/TestJudgeAgrees.judge.json)
@@ -116,24 +116,27 @@ func (c *Calibration) OK() bool { return c.ok }
 
 // AtLeastKappa fails the test when Cohen's kappa between the judge and the
 // people's pass/fail is below min (in [−1,1]; 0.6 is a common bar,
-// "substantial agreement" from 0.61 in Landis and Koch, 1977).
+// "substantial agreement" from 0.61 in Landis and Koch, 1977). A gold set
+// of one class (people pass every item) gives kappa 0, or undefined when
+// the judge agrees on all, whatever the judge: gate it on AtLeastTPR, or
+// add items people fail.
 func (c *Calibration) AtLeastKappa(min float64) *Calibration {
 	c.t.tb.Helper()
-	return c.atLeast("AtLeastKappa", "kappa", c.report.Kappa, min)
+	return c.atLeast("AtLeastKappa", "kappa", c.report.Kappa, min, -1)
 }
 
 // AtLeastAccuracy fails the test when the share of items the judge labels
 // as the people do is below min, in [0,1].
 func (c *Calibration) AtLeastAccuracy(min float64) *Calibration {
 	c.t.tb.Helper()
-	return c.atLeast("AtLeastAccuracy", "accuracy", c.report.Accuracy, min)
+	return c.atLeast("AtLeastAccuracy", "accuracy", c.report.Accuracy, min, 0)
 }
 
 // AtLeastTPR fails the test when the judge passes less than min (in
 // [0,1]) of the items people passed: a judge that fails good answers.
 func (c *Calibration) AtLeastTPR(min float64) *Calibration {
 	c.t.tb.Helper()
-	return c.atLeast("AtLeastTPR", "TPR", c.report.TPR, min)
+	return c.atLeast("AtLeastTPR", "TPR", c.report.TPR, min, 0)
 }
 
 // AtLeastTNR fails the test when the judge fails less than min (in [0,1])
@@ -141,7 +144,7 @@ func (c *Calibration) AtLeastTPR(min float64) *Calibration {
 // lets regressions through.
 func (c *Calibration) AtLeastTNR(min float64) *Calibration {
 	c.t.tb.Helper()
-	return c.atLeast("AtLeastTNR", "TNR", c.report.TNR, min)
+	return c.atLeast("AtLeastTNR", "TNR", c.report.TNR, min, 0)
 }
 
 // AtLeastAlpha fails the test when Krippendorff's alpha over the
@@ -150,7 +153,7 @@ func (c *Calibration) AtLeastTNR(min float64) *Calibration {
 // items with annotators.
 func (c *Calibration) AtLeastAlpha(min float64) *Calibration {
 	c.t.tb.Helper()
-	return c.atLeast("AtLeastAlpha", "alpha", c.report.Alpha, min)
+	return c.atLeast("AtLeastAlpha", "alpha", c.report.Alpha, min, -1)
 }
 
 // MaxMeanScoreDiff fails the test when the judge's scores differ from the
@@ -159,6 +162,10 @@ func (c *Calibration) AtLeastAlpha(min float64) *Calibration {
 func (c *Calibration) MaxMeanScoreDiff(max float64) *Calibration {
 	c.t.tb.Helper()
 	label := fmt.Sprintf("%s.MaxMeanScoreDiff(%s)", c.label, fmtBar(max))
+	if !(max >= 0 && max <= 1) {
+		c.settle(label, assert.Result{}, fmt.Errorf("the bar %v is outside [0,1], where a mean absolute score difference lies", max), nil)
+		return c
+	}
 	if !c.ran {
 		return c
 	}
@@ -178,13 +185,19 @@ func (c *Calibration) MaxMeanScoreDiff(max float64) *Calibration {
 	return c
 }
 
-// atLeast is a gate: figure got (named name) must be at least min.
-func (c *Calibration) atLeast(method, name string, got, min float64) *Calibration {
+// atLeast is a gate: figure got (named name) must be at least min, a bar
+// in [lowest,1]; a bar outside it, NaN included, is an error, never a
+// gate that passes whatever the figure.
+func (c *Calibration) atLeast(method, name string, got, min, lowest float64) *Calibration {
 	c.t.tb.Helper()
+	label := fmt.Sprintf("%s.%s(%s)", c.label, method, fmtBar(min))
+	if !(min >= lowest && min <= 1) {
+		c.settle(label, assert.Result{}, fmt.Errorf("the bar %v is outside [%v,1], where %s lies", min, lowest, name), nil)
+		return c
+	}
 	if !c.ran {
 		return c // the items could not be judged: already an error
 	}
-	label := fmt.Sprintf("%s.%s(%s)", c.label, method, fmtBar(min))
 	res := c.result("")
 	switch {
 	case math.IsNaN(got):

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -319,4 +320,40 @@ type capturingTB struct {
 
 func (c *capturingTB) Errorf(format string, args ...any) {
 	c.errors = append(c.errors, fmt.Sprintf(format, args...))
+}
+
+// A judge whose kappa is exactly the bar meets it: people pass one of
+// three answers, the judge passes it and one other, κ = 0.4 exactly
+// ((p_o − p_e)/(1 − p_e) in float64 gave 0.39999999999999997, and the
+// gate failed with "kappa 0.400, want >= 0.40").
+func TestCalibrateKappaAtTheBar(t *testing.T) {
+	gold, err := calibrate.New("three", []calibrate.Item{
+		{ID: "a", Criteria: "States the amount", Content: "Refund of $42.", Label: "pass"},
+		{ID: "b", Criteria: "States the amount", Content: "Refund of $0 fee waived, amount to follow.", Label: "fail"},
+		{ID: "c", Criteria: "States the amount", Content: "Refund issued.", Label: "fail"},
+	})
+	require.NoError(t, err)
+	tb := calibrated(func(et *evaltest.T) {
+		evaltest.New(et.TB(), evaltest.WithJudge(amountJudge)).Calibrate(gold).AtLeastKappa(0.4)
+	})
+	assert.Empty(t, tb.errors)
+}
+
+// A gate's bar outside its range — NaN above all, which no figure is below
+// — is an evaluation error naming it, never a gate that passes:
+// AtLeastKappa(math.NaN()) passed a judge that failed every item.
+func TestCalibrateBadBars(t *testing.T) {
+	gold := refundsGold(t)
+	tb := calibrated(func(et *evaltest.T) {
+		evaltest.New(et.TB(), evaltest.WithJudge(judgefake.Fail("no"))).Calibrate(gold, evalassert.MinScore(0.5)).
+			AtLeastKappa(math.NaN()).AtLeastTNR(1.5).AtLeastAccuracy(-0.1).AtLeastAlpha(-2).MaxMeanScoreDiff(math.NaN())
+	})
+	require.Len(t, tb.errors, 6, "the canary, then every bar")
+	assert.Equal(t, []string{
+		`Calibrate("refunds.jsonl", MinScore(0.50)).AtLeastKappa(NaN): error: the bar NaN is outside [-1,1], where kappa lies`,
+		`Calibrate("refunds.jsonl", MinScore(0.50)).AtLeastTNR(1.50): error: the bar 1.5 is outside [0,1], where TNR lies`,
+		`Calibrate("refunds.jsonl", MinScore(0.50)).AtLeastAccuracy(-0.10): error: the bar -0.1 is outside [0,1], where accuracy lies`,
+		`Calibrate("refunds.jsonl", MinScore(0.50)).AtLeastAlpha(-2.00): error: the bar -2 is outside [-1,1], where alpha lies`,
+		`Calibrate("refunds.jsonl", MinScore(0.50)).MaxMeanScoreDiff(NaN): error: the bar NaN is outside [0,1], where a mean absolute score difference lies`,
+	}, tb.errors[1:])
 }

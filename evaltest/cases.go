@@ -136,7 +136,8 @@ func (c Case) rule() (Rule, []RepeatOption) {
 // Every file is read and every eval validated (Registry.Validate, with
 // the registry of WithRegistry) before any case runs: a syntax error, an
 // unknown field, a misspelt check type or parameter fails the test at
-// once, every problem listed with its file, line and field. No file
+// once, every problem listed with its file, line and field; so does a
+// judged eval (llm_judge, a metric) when opts give no judge. No file
 // matching, or a file without cases, is an error too. A case with repeat
 // runs as T.Repeat; a check over several transcripts ("consistent") then
 // runs once over all the attempts' transcripts.
@@ -150,24 +151,28 @@ func (c Case) rule() (Rule, []RepeatOption) {
 func RunCases(t *testing.T, glob string, run func(et *T, c Case) *evalkit.Transcript, opts ...Option) {
 	t.Helper()
 	probe := New(t, opts...)
+	tb := probe.tb // reports redacted
 	cases, err := LoadCases(glob, probe.loadRegistry())
+	if err == nil {
+		err = probe.judgeless(cases)
+	}
 	if err != nil {
-		t.Fatalf("RunCases(%q): %v", glob, err)
+		tb.Fatalf("RunCases(%q): %v", glob, err)
 		return
 	}
 	if run == nil {
-		t.Fatalf("RunCases(%q): no run function", glob)
+		tb.Fatalf("RunCases(%q): no run function", glob)
 		return
 	}
 	shard, of, err := shardFromEnv()
 	if err != nil {
-		t.Fatalf("RunCases(%q): %v", glob, err)
+		tb.Fatalf("RunCases(%q): %v", glob, err)
 		return
 	}
 	if of > 0 {
 		all := len(cases)
 		cases = slices.DeleteFunc(cases, func(c Case) bool { return shardOf(c.Name, of) != shard })
-		t.Logf("EVALKIT_SHARD=%d/%d: %d of %d cases", shard, of, len(cases), all)
+		tb.Logf("EVALKIT_SHARD=%d/%d: %d of %d cases", shard, of, len(cases), all)
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -216,16 +221,26 @@ func (t *T) runCase(c Case, run func(et *T, c Case) *evalkit.Transcript) {
 	}
 }
 
-// expectCase checks evals on tr.
+// expectCase checks evals on tr. A case none of whose evals ran on tr
+// (every PromptKit entry turned off, sampled out or its when unmet)
+// checked nothing: it is skipped, never a pass (in a Repeat, an attempt
+// that skipped is an error).
 func (t *T) expectCase(c Case, tr *evalkit.Transcript, evals []CaseEval) {
 	t.tb.Helper()
 	e := t.Expect(tr)
+	ran := 0
 	for _, ev := range evals {
 		if ev.PromptKit != nil {
-			e.promptKitEval(c, ev)
+			if e.promptKitEval(c, ev) {
+				ran++
+			}
 			continue
 		}
 		e.eval(ev.label(c.File), ev.Type, ev.Params)
+		ran++
+	}
+	if len(evals) > 0 && ran == 0 {
+		t.tb.Skipf("%s: case %q checked nothing: none of its %d evals ran on the transcript (see the lines above)", filepath.ToSlash(c.File), c.Name, len(evals))
 	}
 }
 

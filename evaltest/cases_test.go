@@ -109,7 +109,9 @@ func TestRunCasesFailures(t *testing.T) {
 		at + `testdata/cases/refunds.yaml:12: Eval("content_excludes", {"patterns":["sorry"]}): found excluded content`,
 		"--- PASS: TestCasesProbe/no_order",
 		"--- PASS: TestCasesProbe/repeated_answer", // its evals hold for an apology too
-		"=== ATTR  TestCasesProbe/repeated_answer evalkit.repeat pass score=1.00 passed=3/3 Repeat(3, PassRate(0.60), Exhaustive())",
+		"=== ATTR  TestCasesProbe/repeated_answer evalkit.001.check Repeat(3, PassRate(0.60), Exhaustive())",
+		"=== ATTR  TestCasesProbe/repeated_answer evalkit.001.outcome pass",
+		"=== ATTR  TestCasesProbe/repeated_answer evalkit.001.passed 3",
 	} {
 		assert.Contains(t, text, want)
 	}
@@ -221,4 +223,49 @@ func TestLoadCasesHugeNames(t *testing.T) {
 		assert.NotContains(t, p, "did you mean", "problem %d: nothing is near a megabyte name", i)
 	}
 	assert.Less(t, len(err.Error()), 6*2048+len(file))
+}
+
+// TestJudgelessProbe runs the case file EVALKIT_JUDGELESS_PROBE names with
+// no judge, for TestCaseFileJudgeWithoutJudgeFailsAtLoad; it runs only there.
+func TestJudgelessProbe(t *testing.T) {
+	file := os.Getenv("EVALKIT_JUDGELESS_PROBE")
+	if file == "" {
+		t.Skip("run by TestCaseFileJudgeWithoutJudgeFailsAtLoad")
+	}
+	evaltest.RunCases(t, file, func(et *evaltest.T, c evaltest.Case) *evalkit.Transcript {
+		t.Errorf("the agent ran for case %q: the file should have failed at load", c.Name)
+		return chat("Your refund was issued.")
+	})
+}
+
+// A case file whose llm_judge step has no judge to ask fails when it is
+// loaded, naming the file, the eval's line and the case — before any
+// agent runs — rather than failing every case at run time.
+func TestCaseFileJudgeWithoutJudgeFailsAtLoad(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "judged.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(`cases:
+  - name: refund
+    input: Where is my refund?
+    evals:
+      - type: contains
+        params: {patterns: [refund]}
+      - type: llm_judge
+        params: {criteria: Confirms the refund}
+  - name: polite
+    input: Thanks
+    evals:
+      - type: assertion
+        params: {eval_type: llm_judge, eval_params: {criteria: Is polite}, min_score: 0.8}
+`), 0o644))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestJudgelessProbe$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "EVALKIT_JUDGELESS_PROBE="+file, "EVALKIT_SHARD=", "EVALKIT_REPORT=")
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "the probe fails:\n%s", out)
+	text := string(out)
+	shown := filepath.ToSlash(file)
+	assert.Contains(t, text, `RunCases("`+file+`"): 2 problems in the case files:`)
+	assert.Contains(t, text, shown+`:7: case "refund": llm_judge asks a judge, and RunCases has none: give it evaltest.WithJudge(j) or evaltest.WithJudgeSet(set)`)
+	assert.Contains(t, text, shown+`:12: case "polite": assertion asks a judge`)
+	assert.NotContains(t, text, "the agent ran")
+	assert.NotContains(t, text, "=== RUN   TestJudgelessProbe/refund", "no case ran")
 }

@@ -29,6 +29,7 @@ import (
 // simulated user, under it (T.Context returns it). A TB without a Deadline
 // (a testing.B, a fake) gets tb.Context() as it is.
 func Context(tb testing.TB) context.Context {
+	tb = base(tb) // the test itself: evaltest's redacting reporter has no Deadline
 	if ctx, ok := testContexts.Load(tb); ok {
 		return ctx.(context.Context)
 	}
@@ -69,7 +70,7 @@ func testTimeout() time.Duration {
 // whose clock is not the one go test's deadline is on (and whose
 // testing.T.Deadline panics).
 func stopFor(tb testing.TB) (stop *deadline.Stop) {
-	d, ok := tb.(interface{ Deadline() (time.Time, bool) })
+	d, ok := base(tb).(interface{ Deadline() (time.Time, bool) })
 	if !ok {
 		return nil
 	}
@@ -139,7 +140,17 @@ func (w waitingClassifier) Classify(ctx context.Context, req evalkit.ClassifyReq
 }
 
 // waitingEmbedder is an embedder whose calls stop at the test's deadline.
+// It has the identity of the embedder it wraps, so an embeddings client is
+// still recorded and replayed (see T.embedRecorder).
 type waitingEmbedder struct{ e evalkit.Embedder }
+
+// Identity is the wrapped embedder's, or the zero Identity (not recorded).
+func (w waitingEmbedder) Identity() evalkit.Identity {
+	if id, ok := w.e.(evalkit.Identifier); ok {
+		return id.Identity()
+	}
+	return evalkit.Identity{}
+}
 
 func (w waitingEmbedder) Embed(ctx context.Context, texts []string) ([][]float64, error) {
 	var live any = w.e

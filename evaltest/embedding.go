@@ -49,9 +49,9 @@ func (r recordedEmbedder) Embed(ctx context.Context, texts []string) ([][]float6
 		vecs, err = r.live.Embed(ctx, texts)
 	} else {
 		vecs, err = rec.Embed(ctx, texts)
-		if errors.Is(err, golden.ErrNotRecorded) {
-			err = fmt.Errorf("%w (%s)", err, hintCommand("record", r.t.topTest(), "record the missing embeddings against the live API")[len("hint: "):])
-		}
+	}
+	if errors.Is(err, golden.ErrNotRecorded) {
+		err = fmt.Errorf("%w (%s)", err, hintCommand("record", r.t.topTest(), "record the missing embeddings against the live API")[len("hint: "):])
 	}
 	if err != nil {
 		return nil, err
@@ -72,8 +72,12 @@ func (t *T) embedRecorder(live evalkit.Embedder) (*golden.EmbedRecorder, error) 
 	if err != nil {
 		return nil, err
 	}
-	if own, isOwn := live.(*golden.EmbedRecorder); isOwn {
-		return own, nil
+	inner := live
+	if w, isWaiting := live.(waitingEmbedder); isWaiting {
+		inner = w.e
+	}
+	if _, isOwn := inner.(*golden.EmbedRecorder); isOwn {
+		return nil, nil // the user's own recording: asked directly, never recorded twice
 	}
 	id, ok := live.(evalkit.Identifier)
 	if mode == golden.ModeLive || !ok || id.Identity().Provider == "" {

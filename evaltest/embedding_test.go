@@ -13,6 +13,7 @@ import (
 	"github.com/evalkit-go/evalkit/golden"
 	"github.com/evalkit-go/evalkit/judgefake"
 	"github.com/evalkit-go/evalkit/openaiembedder"
+	"github.com/evalkit-go/evalkit/openaijudge"
 )
 
 func embedAnswer(text string) *evalkit.Transcript {
@@ -99,4 +100,29 @@ func TestEmbeddingFakeNotRecorded(t *testing.T) {
 	assert.Empty(t, tb.errors)
 	_, err := os.Stat("testdata")
 	assert.True(t, os.IsNotExist(err), "nothing recorded")
+}
+
+// An embedder the user already records (a golden.EmbedRecorder of a
+// recording of their own) is asked as it is: its vectors come from that
+// recording, and the test's own recording is not written.
+func TestEmbeddingOwnRecorder(t *testing.T) {
+	isolate(t)
+	srv := judgefake.NewEmbeddingsServer(judgefake.BagOfWords(64))
+	defer srv.Close()
+	live := openaiembedder.New(openaiembedder.WithBaseURL(srv.URL+"/v1"), openaiembedder.WithAPIKey("sk-own"))
+	rec, err := golden.New("own.judge.json", openaijudge.New(), golden.WithMode(golden.ModeRecord)) // a Recorder needs a judge with an identity
+	require.NoError(t, err)
+	own, err := rec.Embedder(live)
+	require.NoError(t, err)
+	t.Setenv("EVALKIT_MODE", "record")
+	tb := run("TestOwn", []evaltest.Option{evaltest.WithEmbedder(own)}, func(et *evaltest.T) {
+		et.Expect(embedAnswer("Refunds take 30 days.")).Similar("refunds take 30 days", 0.5)
+	})
+	assert.Empty(t, tb.errors)
+	require.NoError(t, rec.Save())
+	f, err := golden.Load("own.judge.json")
+	require.NoError(t, err)
+	assert.Len(t, f.Entries, 1, "recorded once, in the user's recording")
+	_, err = os.Stat("testdata/evalkit/TestOwn.judge.json")
+	assert.True(t, os.IsNotExist(err), "not recorded twice")
 }

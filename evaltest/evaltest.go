@@ -16,14 +16,20 @@ import (
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/golden"
-	"github.com/evalkit-go/evalkit/internal/textnorm"
+	"github.com/evalkit-go/evalkit/internal/secret"
 )
 
 // T wraps a test for evalkit assertions. Make one per test (or subtest) with
 // New; it is safe to use from the test's goroutine and from parallel
 // subtests' own T values.
+//
+// T is a testing.TB: et.Fatal, et.Errorf, et.Log, et.Helper, et.Cleanup,
+// et.TempDir, et.Context, et.Name and the rest are the test's, reported at
+// the caller's line, so helpers taking a testing.TB take a *T, and a
+// RunCases or Repeat callback needs no other handle. Inside a Repeat's
+// attempt they are the attempt's (see T.TB).
 type T struct {
-	tb       testing.TB
+	tb       // the test's testing.TB, its methods T's; an attempt's inside a Repeat
 	registry *assert.Registry
 	judge    evalkit.Judge // see WithJudge
 	judges   evalkit.JudgeSet
@@ -40,6 +46,12 @@ type T struct {
 	x extension // Repeat's attempts, case files and reports (see repeat.go)
 }
 
+// tb is testing.TB under the name T embeds it by: the field t.tb. A type
+// outside package testing is a testing.TB only by embedding one, and an
+// embedded testing.TB would be a field named TB, which T's method TB
+// forbids.
+type tb = testing.TB
+
 // Option configures a T.
 type Option func(*T)
 
@@ -54,11 +66,12 @@ func WithRegistry(r *assert.Registry) Option {
 // deadline.
 func New(tb testing.TB, opts ...Option) *T {
 	tb.Helper()
-	t := &T{tb: tb}
+	t := &T{tb: reporter(tb)}
 	for _, o := range opts {
 		o(t)
 	}
-	cleanup(tb, t.reportTestOutcome)
+	cleanup(t.tb, t.reportTestOutcome)
+	cleanup(t.tb, func() { forgetSteps(tb) })
 	return t
 }
 
@@ -205,14 +218,14 @@ func writeOutcome(b *strings.Builder, label string, res assert.Result, err error
 	b.WriteString(": ")
 	if err != nil {
 		b.WriteString("error: ")
-		b.WriteString(textnorm.Excerpt(errorText(err), maxLine))
+		b.WriteString(excerpt(errorText(err), maxLine))
 		for _, line := range n.lines {
 			b.WriteString("\n")
-			b.WriteString(textnorm.Excerpt(line, maxLine))
+			b.WriteString(excerpt(line, maxLine))
 		}
 		return
 	}
-	b.WriteString(textnorm.Excerpt(res.Summary, maxLine))
+	b.WriteString(excerpt(res.Summary, maxLine))
 	details := res.Details
 	if n.judge != "" {
 		details = withJudgeNote(details, n.judge)
@@ -222,11 +235,11 @@ func writeOutcome(b *strings.Builder, label string, res assert.Result, err error
 			fmt.Fprintf(b, "\n… and %d more lines", len(details)-maxDetails)
 			break
 		}
-		fmt.Fprintf(b, "\n%s: %s", textnorm.Excerpt(d.Label, maxLabel), textnorm.Excerpt(d.Text, maxLine))
+		fmt.Fprintf(b, "\n%s: %s", excerpt(d.Label, maxLabel), excerpt(d.Text, maxLine))
 	}
 	if diff := res.DiffText(); diff != "" {
 		b.WriteString("\ndiff (-want +got):\n")
-		b.WriteString(textnorm.Excerpt(strings.TrimRight(diff, "\n"), maxDiff))
+		b.WriteString(excerpt(strings.TrimRight(diff, "\n"), maxDiff))
 	}
 }
 
@@ -308,7 +321,8 @@ func (t *T) writeArtifact(tr *evalkit.Transcript) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+	// The transcript as the test saw it, secrets redacted (JSON stays JSON).
+	if err := os.WriteFile(path, secret.CleanBytes(append(data, '\n')), 0o644); err != nil {
 		return "", err
 	}
 	if wd, err := os.Getwd(); err == nil {

@@ -96,6 +96,7 @@ func HTTPClient(tb testing.TB, opts ...golden.Option) *HTTPRecording {
 // http.RoundTripper, for an *http.Client of your own with its timeouts.
 func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option) *HTTPRecording {
 	tb.Helper()
+	tb = reporter(tb)
 	mode, err := Mode()
 	if err != nil {
 		tb.Fatalf("HTTPClient(t): error: %v", err)

@@ -152,3 +152,21 @@ func TestManyDetailsAreCapped(t *testing.T) {
 	assert.Less(t, len(tb.errors[0]), 40_000)
 	assert.Contains(t, tb.errors[0], "\n… and 976 more lines\n")
 }
+
+// Messages quote the answer as written: a case-insensitive match in
+// "İİ ERROR CODE…" is shown as the answer says it, not as the folded
+// "i̇i̇ error code…" the search read.
+func TestMessagesQuoteTheAnswerAsWritten(t *testing.T) {
+	tb := report(func(et *evaltest.T) {
+		et.Expect(chat("İİ ERROR CODE 42: the Straße refund failed")).Excludes("error code", "STRASSE")
+	})
+	require.Len(t, tb.errors, 1)
+	assert.Contains(t, tb.errors[0], `found: "error code" in messages[1]: "İİ ERROR CODE 42: the Straße refund failed"`)
+	assert.Contains(t, tb.errors[0], `found: "STRASSE" in messages[1]: "İİ ERROR CODE 42: the Straße refund failed"`)
+	assert.NotContains(t, tb.errors[0], "i̇i̇ error code")
+
+	res, err := evalassert.Eval(context.Background(), "contains_any", chat("Your REFUND of €42 is on its way."), map[string]any{"patterns": []any{"refund"}})
+	require.NoError(t, err)
+	require.True(t, res.Passed)
+	assert.Equal(t, []evalassert.Detail{{Label: "found", Text: `"Your REFUND of €42 is on its way."`}}, res.Details, "what it matched, as written")
+}

@@ -60,16 +60,17 @@ func (p *caseParser) promptKit(doc *yaml.Node) []Case {
 // promptKitEval runs one PromptKit entry on the expectation's transcript
 // with PromptKit's meaning (promptkit.Check). An entry that does not run
 // — enabled: false, sampled out, its when unmet — is logged as not run,
-// neither a pass nor a failure. Its metric and groups go on its results
-// line. EVALKIT_SAMPLE=all runs every sampled eval.
-func (e *Expectation) promptKitEval(c Case, ev CaseEval) {
+// neither a pass nor a failure, and promptKitEval reports false. Its
+// metric and groups go on its results line. EVALKIT_SAMPLE=all runs every
+// sampled eval.
+func (e *Expectation) promptKitEval(c Case, ev CaseEval) (ran bool) {
 	e.t.tb.Helper()
 	step := e.t.stepJudge()
 	check := promptkit.Check{Entry: *ev.PromptKit, Registry: e.t.evalRegistry(step), Session: c.Name, SampleAll: os.Getenv("EVALKIT_SAMPLE") == "all"}
 	label := filepath.ToSlash(c.File) + ":" + strconv.Itoa(ev.Line) + ": " + call("Eval", ev.Type, ev.Params) + promptKitName(ev)
 	if ok, why := check.Runs(e.tr); !ok {
 		e.t.tb.Logf("%s: not run: %s", label, why)
-		return
+		return false
 	}
 	pk := ev.PromptKit
 	saved := e.t.x.report
@@ -79,6 +80,7 @@ func (e *Expectation) promptKitEval(c Case, ev CaseEval) {
 	e.t.x.report.groups = pk.Groups
 	defer func() { e.t.x.report = saved }()
 	e.reportLazy(func() string { return label }, check, step)
+	return true
 }
 
 // promptKitName names an entry after its call: its id and trigger, a

@@ -145,6 +145,7 @@ func (t *T) openRecording(mode golden.Mode) (*golden.Recorder, error) {
 
 // logNotes logs what a recording had to say (golden.Recorder.Notes).
 func logNotes(tb testing.TB, notes []string) {
+	tb = reporter(tb)
 	for _, n := range notes {
 		tb.Logf("evaltest: %s", n)
 	}
@@ -407,16 +408,39 @@ var packageArg = sync.OnceValue(func() string {
 	if err != nil {
 		return ""
 	}
+	rel := moduleDir(wd)
+	switch {
+	case rel == "", strings.ContainsAny(rel, " '\"$`"):
+		return "" // not found, or a path a shell would need quoted: left out
+	case rel == ".":
+		return ". "
+	}
+	return "./" + rel + " "
+})
+
+// packageDir is the test binary's package directory from the module's
+// root (see moduleDir), taken as the binary starts, in the package's
+// directory where go test runs it: a test that changes directory later
+// changes nothing, so every line of a package's results names it alike.
+var packageDir = func() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return moduleDir(wd)
+}()
+
+// moduleDir is dir from the root of the module holding it (the nearest
+// directory above with a go.mod), slash-separated ("examples/agent"; "."
+// for the root), or "" when there is none.
+func moduleDir(wd string) string {
 	for dir := wd; ; {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			rel, err := filepath.Rel(dir, wd)
-			if err != nil || strings.ContainsAny(rel, " '\"$`") {
-				return "" // a path a shell would need quoted: left out
+			if err != nil {
+				return ""
 			}
-			if rel == "." {
-				return ". "
-			}
-			return "./" + filepath.ToSlash(rel) + " "
+			return filepath.ToSlash(rel)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -424,4 +448,4 @@ var packageArg = sync.OnceValue(func() string {
 		}
 		dir = parent
 	}
-})
+}

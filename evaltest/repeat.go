@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/results"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 	"github.com/evalkit-go/evalkit/stats"
 )
@@ -70,10 +71,11 @@ func (t *T) fail(msg string, evalErr, fatal bool) {
 // stops early. Run the agent under it.
 func (t *T) Context() context.Context { return Context(t.tb) }
 
-// TB returns the testing.TB the T reports to. Inside a Repeat's attempt it
-// is the attempt's: its Errorf, Fatalf, Skip and Cleanup belong to the
-// attempt (a Fatal ends the attempt, not the test), and its Log, TempDir
-// and Name are the test's.
+// TB returns the testing.TB the T reports to, whose methods are the T's
+// own. Inside a Repeat's attempt it is the attempt's: its Errorf, Fatalf,
+// Skip and Cleanup belong to the attempt (a Fatal ends the attempt, not
+// the test; the Repeat's message names the attempt function's line), and
+// its Log, TempDir and Name are the test's.
 func (t *T) TB() testing.TB { return t.tb }
 
 // Attempt returns the number of the Repeat attempt the T runs, from 1; 0
@@ -281,7 +283,8 @@ type Attempt struct {
 	// Require; nil when it gave none.
 	Transcript *evalkit.Transcript
 
-	evalErrs []bool // per failure: an evaluation error
+	evalErrs []bool         // per failure: an evaluation error
+	judged   []results.Line // its judged steps, for the Repeat's attributes
 }
 
 // Repetition is a Repeat's outcome.
@@ -367,7 +370,7 @@ func (r *Repetition) Transcripts() []*evalkit.Transcript {
 // when the errors alone stand between the attempts and the rule, makes
 // the Repeat an error rather than a failure. A panic or a Skip in the
 // attempt function is an error of that attempt; a Fatal (Require, or
-// et.TB().Fatal) ends the attempt only.
+// et.Fatal) ends the attempt only.
 //
 // Repeat stops as soon as the outcome can no longer change — All() at the
 // first failure, AtLeast(3) at the third pass — unless Exhaustive is

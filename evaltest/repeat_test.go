@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -145,7 +146,7 @@ func TestRepeatAttemptLifecycle(t *testing.T) {
 	var rep *evaltest.Repetition
 	tb := report(func(et *evaltest.T) {
 		rep = et.Repeat(4, func(et *evaltest.T) {
-			et.TB().Cleanup(func() { cleaned.Add(1) })
+			et.Cleanup(func() { cleaned.Add(1) })
 			switch et.Attempt() {
 			case 1:
 				et.Require(chat("Sorry.")).Contains("refund")
@@ -153,9 +154,9 @@ func TestRepeatAttemptLifecycle(t *testing.T) {
 			case 2:
 				panic("agent crashed")
 			case 3:
-				et.TB().Skip("no sandbox")
+				et.Skip("no sandbox")
 			case 4:
-				et.TB().Fatalf("agent returned %v", errors.New("timeout"))
+				et.Fatalf("agent returned %v", errors.New("timeout"))
 			}
 		}, evaltest.AtLeast(1), evaltest.Exhaustive())
 	})
@@ -165,13 +166,13 @@ func TestRepeatAttemptLifecycle(t *testing.T) {
 	var statuses []string
 	for _, a := range rep.Attempts {
 		first, _, _ := strings.Cut(a.Failures[0], "\n")
-		statuses = append(statuses, a.Status.String()+": "+first)
+		statuses = append(statuses, a.Status.String()+": "+regexp.MustCompile(`_test\.go:\d+:`).ReplaceAllString(first, "_test.go:N:"))
 	}
 	assert.Equal(t, []string{
 		`fail: Contains("refund"): missing "refund"`,
 		"error: attempt 2 panicked: agent crashed",
-		"error: the attempt skipped: no sandbox",
-		"fail: agent returned timeout",
+		"error: the attempt skipped: repeat_test.go:N: no sandbox",
+		"fail: repeat_test.go:N: agent returned timeout",
 	}, statuses)
 	require.Len(t, tb.errors, 1)
 	assert.True(t, strings.HasPrefix(tb.errors[0], "Repeat(4, AtLeast(1), Exhaustive()): error: 2 of 4 attempts could not be evaluated; 0 passed, want at least 1\n"), tb.errors[0],

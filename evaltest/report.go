@@ -19,7 +19,6 @@ import (
 	"github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/golden"
 	"github.com/evalkit-go/evalkit/internal/results"
-	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Reports: every check a T runs is written as one line of a JSON Lines
@@ -34,9 +33,8 @@ import (
 //
 // — and judged checks, Repeats and checks over several transcripts are
 // also test attributes (testing.T.Attr; gotestsum turns them into JUnit
-// properties): key evalkit.<type>, value the status, score, judge and
-// source, then the check as written. `evalkit report` renders results
-// files as HTML and Markdown.
+// properties), one set of keys per step (see T.attr). `evalkit report`
+// renders results files as HTML and Markdown.
 
 // reportState is what a T adds to its results lines.
 type reportState struct {
@@ -52,10 +50,11 @@ func (r reportState) child() reportState { return r }
 
 // judgedCall is one judge call of a judged step, for its results line.
 type judgedCall struct {
-	judge   evalkit.Judge // the judge asked
-	verdict evalkit.Verdict
-	source  string // live, replayed or fake
-	latency time.Duration
+	judge    evalkit.Judge // the judge asked
+	criteria string        // the request's
+	verdict  evalkit.Verdict
+	source   string // live, replayed or fake
+	latency  time.Duration
 }
 
 // Judge implements evalkit.Judge: ask, timed, remembering the verdict and
@@ -79,7 +78,7 @@ func (s *stepJudge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalki
 	case recordable(s.judge):
 		source = "live" // ModeLive: asked, not recorded
 	}
-	s.calls = append(s.calls, judgedCall{judge: s.judge, verdict: v, source: source, latency: elapsed})
+	s.calls = append(s.calls, judgedCall{judge: s.judge, criteria: req.Criteria, verdict: v, source: source, latency: elapsed})
 	return v, nil
 }
 
@@ -147,6 +146,7 @@ func (t *T) observe(label, typ string, res assert.Result, err error, step *stepJ
 	if err == nil {
 		score := res.Score
 		l.Score = &score
+		l.Threshold = res.Want
 	}
 	judged := step != nil && t.judgedLine(&l, step)
 	t.writeLine(l, tr)
@@ -178,6 +178,13 @@ func (t *T) judgedLine(l *results.Line, s *stepJudge) bool {
 		}
 	}
 	lastCall := calls[len(calls)-1]
+	for _, c := range calls {
+		if c.criteria != "" {
+			l.Criteria = c.criteria // the step's own; a metric's requests carry none
+			break
+		}
+	}
+	l.Reasoning = strings.TrimSpace(lastCall.verdict.Reasoning)
 	prov := evalkit.ProvenanceOf(lastCall.judge)
 	if l.Judge == "" {
 		last := lastCall.verdict
@@ -191,16 +198,16 @@ func (t *T) judgedLine(l *results.Line, s *stepJudge) bool {
 			}
 		default:
 			if str, ok := lastCall.judge.(fmt.Stringer); ok {
-				l.Judge = textnorm.Excerpt(str.String(), 80)
+				l.Judge = excerpt(str.String(), 80)
 			}
 		}
 	}
 	if prov.Name != "" || prov.Provider != "" {
 		l.Provenance = &results.Provenance{Name: prov.Name, Variant: prov.Variant, Provider: prov.Provider, Model: prov.Model,
-			Settings: prov.Settings, PromptVersion: prov.PromptVersion, Raw: textnorm.Excerpt(lastCall.verdict.Raw, results.MaxRaw)}
+			Settings: prov.Settings, PromptVersion: prov.PromptVersion, Raw: excerpt(lastCall.verdict.Raw, results.MaxRaw)}
 		for _, c := range lastCall.verdict.ToolCalls {
-			l.Provenance.ToolCalls = append(l.Provenance.ToolCalls, results.ToolCall{Name: c.Name, Args: textnorm.Excerpt(string(c.Args), results.MaxRaw),
-				Result: textnorm.Excerpt(c.Result, results.MaxRaw), Error: textnorm.Excerpt(c.Error, results.MaxRaw)})
+			l.Provenance.ToolCalls = append(l.Provenance.ToolCalls, results.ToolCall{Name: c.Name, Args: excerpt(string(c.Args), results.MaxRaw),
+				Result: excerpt(c.Result, results.MaxRaw), Error: excerpt(c.Error, results.MaxRaw)})
 		}
 	}
 	l.Source = strings.Join(sources, "+")
@@ -226,6 +233,11 @@ func (t *T) observeRepeat(label string, rep *Repetition, msg string) {
 	}
 	t.writeLine(l, nil)
 	t.attr(l)
+	for _, a := range rep.Attempts {
+		for _, j := range a.judged {
+			t.attrAs(j, a.Index)
+		}
+	}
 }
 
 // writeLine completes l with the test, case and attempt, and appends it
@@ -236,7 +248,7 @@ func (t *T) writeLine(l results.Line, tr *evalkit.Transcript) {
 	if w == nil {
 		return
 	}
-	l.Test = testName(t.tb)
+	l.Test, l.Package = testName(t.tb), packageDir
 	if l.Test == "" {
 		l.Test = unnamedTest // a stand-in TB, as an example's
 	}
@@ -261,7 +273,7 @@ func (t *T) writeLine(l results.Line, tr *evalkit.Transcript) {
 			sum := sha256.Sum256(data)
 			l.TranscriptID = hex.EncodeToString(sum[:8])
 			if !w.HasTranscript(l.TranscriptID) {
-				t.reportErr(w, w.Write(results.Line{Kind: results.KindTranscript, Test: l.Test, Case: l.Case, ID: l.TranscriptID, Transcript: data}))
+				t.reportErr(w, w.Write(results.Line{Kind: results.KindTranscript, Test: l.Test, Package: l.Package, Case: l.Case, ID: l.TranscriptID, Transcript: data}))
 			}
 		}
 	}
@@ -318,7 +330,7 @@ func (t *T) reportTestOutcome() {
 		return
 	}
 	writers.Lock()
-	first := markDecided(t.tb)
+	first := markDecided(base(t.tb))
 	var lines, failing int
 	for n, tl := range writers.tests {
 		if n == name || strings.HasPrefix(n, name+"/") {
@@ -332,7 +344,7 @@ func (t *T) reportTestOutcome() {
 			}
 		}
 		for tb := range writers.decided {
-			if tb != t.tb && strings.HasPrefix(testName(tb), name+"/") {
+			if tb != base(t.tb) && strings.HasPrefix(testName(tb), name+"/") {
 				delete(writers.decided, tb)
 			}
 		}
@@ -345,7 +357,7 @@ func (t *T) reportTestOutcome() {
 	if lines > 0 {
 		msg = fmt.Sprintf("the test failed outside its checks (%d passed)", lines)
 	}
-	l := results.Line{Kind: results.KindCheck, Test: name, Case: t.x.report.caseName, Tags: t.x.report.tags,
+	l := results.Line{Kind: results.KindCheck, Test: name, Package: packageDir, Case: t.x.report.caseName, Tags: t.x.report.tags,
 		Check: "(the test)", Type: "test", Status: StatusFail.String(), Message: msg, Shard: shardLabel()}
 	writers.Lock()
 	if tl := writers.tests[name]; tl != nil && strings.Contains(name, "/") {
@@ -414,49 +426,131 @@ func artifactDir(ad interface{ ArtifactDir() string }) (dir string) {
 	return ad.ArtifactDir()
 }
 
-// attr emits l as a test attribute: key evalkit.<type>, value
-// "<status> score=0.85 judge=gpt-4.1-mini source=replayed <check>". A TB
-// that cannot take attributes (a stand-in for examples) is left alone.
-func (t *T) attr(l results.Line) {
-	if t.x.attempt != nil {
-		return // an attempt's checks are reported by its Repeat
+// attr emits l as test attributes (testing.T.Attr), which gotestsum
+// writes as JUnit properties: one set of keys per judged step, Repeat or
+// check over several transcripts, numbered in the order the test
+// reported them, so two judged steps never share a key:
+//
+//	evalkit.001.check      Judge("Confirms the refund and states the a…", MinScore(0.80))
+//	evalkit.001.type       llm_judge
+//	evalkit.001.outcome    pass (or fail, error)
+//	evalkit.001.score      0.85
+//	evalkit.001.threshold  >= 0.80
+//	evalkit.001.judge      gpt-4.1-mini
+//	evalkit.001.source     replayed (or live, fake)
+//
+// and, when they apply, judge_name (its name in a judge set), cost_usd,
+// criteria and reasoning (whole, on one line), attempt (a Repeat
+// attempt's step, listed after its Repeat), attempts, passed and need (a
+// Repeat). A TB that cannot take attributes (a stand-in for examples) is
+// left alone.
+func (t *T) attr(l results.Line) { t.attrAs(l, t.x.index) }
+
+// attrAs is attr for a line of attempt (0: none).
+func (t *T) attrAs(l results.Line, attempt int) {
+	l.Attempt = attempt
+	if st := t.x.attempt; st != nil {
+		st.mu.Lock()
+		st.judged = append(st.judged, l) // listed after its Repeat's own, in attempt order
+		st.mu.Unlock()
+		return
 	}
-	parts := []string{l.Status}
+	n := nextStep(t.root().tb)
+	if n == 0 {
+		return
+	}
+	prefix := fmt.Sprintf("evalkit.%03d.", n)
+	set := func(key, value string) {
+		if value == "" {
+			return
+		}
+		value = strings.Join(strings.FieldsFunc(value, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
+		func() {
+			defer func() { _ = recover() }()
+			t.tb.Attr(prefix+key, excerpt(value, maxAttr))
+		}()
+	}
+	set("check", l.Check)
+	set("type", strings.Join(strings.Fields(l.Type), "_"))
+	set("outcome", l.Status)
 	if l.Score != nil {
-		parts = append(parts, "score="+strconv.FormatFloat(*l.Score, 'f', 2, 64))
+		set("score", strconv.FormatFloat(*l.Score, 'f', -1, 64))
 	}
+	set("threshold", l.Threshold)
 	if l.Type == "repeat" {
-		parts = append(parts, fmt.Sprintf("passed=%d/%d", l.Passed, l.Attempts))
+		set("attempts", strconv.Itoa(l.Attempts))
+		set("passed", strconv.Itoa(l.Passed))
+		set("need", strconv.Itoa(l.Need))
 	}
-	if l.Judge != "" {
-		parts = append(parts, "judge="+strings.ReplaceAll(l.Judge, " ", "_"))
+	if l.Attempt > 0 {
+		set("attempt", strconv.Itoa(l.Attempt))
 	}
+	set("judge", l.Judge)
 	if p := l.Provenance; p != nil && p.Name != "" {
 		name := p.Name
 		if p.Variant != "" {
 			name += "/" + p.Variant
 		}
-		parts = append(parts, "judge_name="+strings.ReplaceAll(name, " ", "_")) // its name in the judge set
+		set("judge_name", name)
 	}
-	if l.Source != "" {
-		parts = append(parts, "source="+l.Source)
-	}
+	set("source", l.Source)
 	if l.CostUSD > 0 {
 		// Six significant digits, in decimal: a sum's float noise
 		// (0.30000000000000004) is not shown, nor an exponent (1e-05).
 		cost, _ := strconv.ParseFloat(strconv.FormatFloat(l.CostUSD, 'g', 6, 64), 64)
-		parts = append(parts, "cost_usd="+strconv.FormatFloat(cost, 'f', -1, 64))
+		set("cost_usd", strconv.FormatFloat(cost, 'f', -1, 64))
 	}
-	parts = append(parts, l.Check)
-	value := strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' {
-			return ' '
+	set("criteria", l.Criteria)
+	set("reasoning", l.Reasoning)
+}
+
+// maxAttr bounds one attribute's value, in bytes: a whole criteria or
+// reasoning, but not a runaway one.
+const maxAttr = 8192
+
+// steps numbers each test's attribute sets, by the test's TB: the *T
+// under every T of one test, however many New made.
+var steps struct {
+	sync.Mutex
+	m map[testing.TB]int
+}
+
+// nextStep returns the number of tb's next attribute set, from 1; 0 for a
+// TB that cannot key a map (a struct value holding a slice).
+func nextStep(tb testing.TB) (n int) {
+	tb = underlying(tb)
+	defer func() {
+		if recover() != nil {
+			n = 0
 		}
-		return r
-	}, strings.Join(parts, " "))
-	key := "evalkit." + strings.Join(strings.Fields(l.Type), "_")
+	}()
+	steps.Lock()
+	defer steps.Unlock()
+	if steps.m == nil {
+		steps.m = map[testing.TB]int{}
+	}
+	steps.m[tb]++
+	return steps.m[tb]
+}
+
+// forgetSteps drops tb's numbering when its test ends.
+func forgetSteps(tb testing.TB) {
+	tb = underlying(tb)
 	defer func() { _ = recover() }()
-	t.tb.Attr(key, textnorm.Excerpt(value, 400))
+	steps.Lock()
+	delete(steps.m, tb)
+	steps.Unlock()
+}
+
+// underlying is the TB a T given to New as a testing.TB reports to.
+func underlying(tb testing.TB) testing.TB {
+	for {
+		et, ok := tb.(*T)
+		if !ok {
+			return base(tb)
+		}
+		tb = et.root().tb
+	}
 }
 
 // testName is tb's name, or "" for a stand-in TB without one.

@@ -41,7 +41,7 @@ func reportAttrs(opts []evaltest.Option, body func(et *evaltest.T)) *attrTB {
 // line is the part of a results line these tests read.
 type line struct {
 	Kind, Test, Check, Type, Status, Judge, Source, Message, ID string
-	Case                                                        string
+	Case, Package, Criteria, Reasoning, Threshold               string
 	Attempt, Tokens, Attempts, Passed, Need                     int
 	Score                                                       *float64
 	CostUSD                                                     float64 `json:"cost_usd"`
@@ -116,11 +116,85 @@ func TestResultsFileAndAttributes(t *testing.T) {
 	assert.Equal(t, tid, lines[1].TranscriptID, "one transcript line per transcript")
 	assert.Equal(t, 3, lines[9].Attempts)
 	assert.Equal(t, 3, lines[9].Passed)
+	for _, l := range lines {
+		assert.Equal(t, "evaltest", l.Package, "every line names its package, from the module's root: two packages' tests may share a name and a results file")
+	}
 
 	assert.Equal(t, []string{
-		`evalkit.llm_judge fail score=0.55 judge=gpt-4.1-mini source=fake cost_usd=0.0004 Judge("States the amount", MinScore(0.80))`,
-		`evalkit.repeat pass score=1.00 passed=3/3 Repeat(3, All())`,
-	}, tb.attrs, "judged steps and Repeats are attributes; deterministic checks and attempts are not")
+		`evalkit.001.check Judge("States the amount", MinScore(0.80))`,
+		`evalkit.001.type llm_judge`,
+		`evalkit.001.outcome fail`,
+		`evalkit.001.score 0.55`,
+		`evalkit.001.threshold >= 0.80`,
+		`evalkit.001.judge gpt-4.1-mini`,
+		`evalkit.001.source fake`,
+		`evalkit.001.cost_usd 0.0004`,
+		`evalkit.001.criteria States the amount`,
+		`evalkit.002.check Repeat(3, All())`,
+		`evalkit.002.type repeat`,
+		`evalkit.002.outcome pass`,
+		`evalkit.002.score 1`,
+		`evalkit.002.attempts 3`,
+		`evalkit.002.passed 3`,
+		`evalkit.002.need 3`,
+	}, tb.attrs, "judged steps and Repeats are attributes; deterministic checks and attempts that asked no judge are not")
+}
+
+// Every judged step is an attribute set of its own, numbered, with the
+// whole criteria and reasoning: two Judge steps of one test do not share
+// a key (gotestsum keeps the last value of a key), and a Repeat's
+// attempts' judged steps follow it, each naming its attempt.
+func TestAttributesKeepEveryJudgedStep(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	t.Setenv("EVALKIT_REPORT", path)
+	long := "Confirms the refund, states the amount in the customer's currency, and gives the date the money arrives"
+	judge := evalkit.JudgeFunc(func(_ context.Context, req evalkit.JudgeRequest) (evalkit.Verdict, error) {
+		if req.Criteria == "Is polite" {
+			return evalkit.Verdict{Label: "yes", Reasoning: "Thanks the customer."}, nil
+		}
+		return evalkit.Verdict{Score: 0.9, RawScore: 9, Scored: true, Reasoning: "States $42\nand the date."}, nil
+	})
+	tb := reportAttrs([]evaltest.Option{evaltest.WithJudge(judge)}, func(et *evaltest.T) {
+		et.Expect(chat("Your refund of $42 arrives on Friday. Thank you!")).
+			Judge(long, evalassert.MinScore(0.8)).
+			Judge("Is polite", evalassert.PassingLabels("yes"), evalassert.OfferedLabels("yes", "no"))
+		et.Repeat(2, func(et *evaltest.T) {
+			et.Expect(chat("Refunded.")).Judge(long, evalassert.MinScore(0.8))
+		}, evaltest.All())
+	})
+	require.Empty(t, tb.errors)
+	attrs := map[string]string{}
+	for _, a := range tb.attrs {
+		k, v, _ := strings.Cut(a, " ")
+		_, dup := attrs[k]
+		require.False(t, dup, "key %s given twice", k)
+		attrs[k] = v
+	}
+	assert.Equal(t, long, attrs["evalkit.001.criteria"], "whole, not cut")
+	assert.Equal(t, "0.9", attrs["evalkit.001.score"])
+	assert.Equal(t, ">= 0.80", attrs["evalkit.001.threshold"])
+	assert.Equal(t, "States $42 and the date.", attrs["evalkit.001.reasoning"], "on one line")
+	assert.Equal(t, "Is polite", attrs["evalkit.002.criteria"])
+	assert.Equal(t, "pass", attrs["evalkit.002.outcome"])
+	assert.Equal(t, `"yes"`, attrs["evalkit.002.threshold"])
+	assert.Equal(t, "Thanks the customer.", attrs["evalkit.002.reasoning"])
+	assert.Equal(t, "repeat", attrs["evalkit.003.type"])
+	assert.Equal(t, "2", attrs["evalkit.003.passed"])
+	for i, n := range []string{"004", "005"} {
+		assert.Equal(t, "llm_judge", attrs["evalkit."+n+".type"])
+		assert.Equal(t, fmt.Sprint(i+1), attrs["evalkit."+n+".attempt"])
+		assert.Equal(t, "fake", attrs["evalkit."+n+".source"])
+	}
+	assert.Len(t, attrs, 41, "8 keys per step, 7 for the Repeat, and attempt on the attempts' steps")
+
+	// The results file keeps them whole too, line breaks and all.
+	lines := readLines(t, path)
+	require.Equal(t, "llm_judge", lines[1].Type)
+	assert.Equal(t, long, lines[1].Criteria)
+	assert.Equal(t, "States $42\nand the date.", lines[1].Reasoning)
+	assert.Equal(t, ">= 0.80", lines[1].Threshold)
+	assert.Equal(t, "Thanks the customer.", lines[2].Reasoning)
+	assert.Equal(t, `"yes"`, lines[2].Threshold)
 }
 
 // identified is a judge with an identity, so evaltest records it.
@@ -260,12 +334,11 @@ func TestResultsOfATestFailingOutsideItsChecks(t *testing.T) {
 // A cost is shown to six significant digits, in decimal: no float noise
 // from a sum of prices, no exponent.
 func TestResultsAttributeCost(t *testing.T) {
-	for cost, want := range map[float64]string{0.1 + 0.2: "cost_usd=0.3 ", 0.00001: "cost_usd=0.00001 ", 12.3456789: "cost_usd=12.3457 "} {
+	for cost, want := range map[float64]string{0.1 + 0.2: "evalkit.001.cost_usd 0.3", 0.00001: "evalkit.001.cost_usd 0.00001", 12.3456789: "evalkit.001.cost_usd 12.3457"} {
 		verdict := evalkit.Verdict{Score: 0.9, Scored: true, Model: "m", Usage: evalkit.Usage{CostUSD: cost}}
 		tb := reportAttrs([]evaltest.Option{evaltest.WithJudge(judgefake.Fixed(verdict))}, func(et *evaltest.T) {
 			et.Expect(refundRun()).Judge("States the amount", evalassert.MinScore(0.8))
 		})
-		require.Len(t, tb.attrs, 1)
-		assert.Contains(t, tb.attrs[0], want)
+		assert.Contains(t, tb.attrs, want)
 	}
 }

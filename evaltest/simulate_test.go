@@ -237,3 +237,27 @@ func TestStateEquals(t *testing.T) {
 	require.Len(t, tb.errors, 1)
 	assert.True(t, strings.HasPrefix(tb.errors[0], "StateEquals(evaltest_test.hidden): error: go-cmp cannot compare the states: cannot handle unexported field"), tb.errors[0])
 }
+
+// A changed agent reply at any turn of a real conversation — the first,
+// the last before the user's stop, each between — misses at that turn.
+func TestSimulateMissNamesEveryTurn(t *testing.T) {
+	c := loadTauConversations(t)[0]
+	isolate(t)
+	user := func(m simulate.Model) simulate.ModelUser { return simulate.ModelUser{Model: m, Goal: c.instruction} }
+	srv := judgefake.NewUserServer(c.users...)
+	model := openaijudge.New(openaijudge.WithBaseURL(srv.URL+"/v1"), openaijudge.WithAPIKey("sk-test-every-turn-0123"), openaijudge.WithModel("gpt-4"))
+	tb := run("TestEveryTurn", []evaltest.Option{evaltest.WithMode(golden.ModeRecord)}, func(et *evaltest.T) {
+		et.Simulate(user(model), tauAgent(c.replies, 0, ""))
+	})
+	srv.Close()
+	require.Empty(t, tb.errors)
+	require.GreaterOrEqual(t, len(c.replies), 5)
+	offline := openaijudge.New(openaijudge.WithBaseURL("http://model.invalid/v1"), openaijudge.WithModel("gpt-4"))
+	for turn := 1; turn <= len(c.replies); turn++ {
+		tb = run("TestEveryTurn", nil, func(et *evaltest.T) {
+			et.Simulate(user(offline), tauAgent(c.replies, turn, "Something else entirely."))
+		})
+		require.Len(t, tb.errors, 1, "turn %d", turn)
+		assert.True(t, strings.HasPrefix(tb.errors[0], fmt.Sprintf("Simulate(ModelUser(gpt-4)): error: simulate: not recorded: turn %d: the agent said something else than in the recording\n", turn)), tb.errors[0])
+	}
+}

@@ -185,3 +185,44 @@ func TestGoldenRecordingThroughASymlink(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualError(t, rec.Save(), "golden: "+dangling+" is a symbolic link to ../../shared/gone.judge.json, which does not exist: make the file, or remove the link")
 }
+
+// A record run saves what it recorded, and keeps what another writer did
+// to the entries it only read: evalkit golden audit -update rewrote an
+// entry while a long EVALKIT_MODE=record run had the file open, and the
+// run's save wrote its stale copy of that entry back.
+func TestGoldenRecordKeepsAnotherWritersEntries(t *testing.T) {
+	path := recordingPath(t)
+	ctx := context.Background()
+	seed, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	old := refundRequest()
+	_, err = seed.Judge(ctx, old)
+	require.NoError(t, err)
+	require.NoError(t, seed.Save())
+
+	run, err := golden.New(path, newLive(testIdentity), golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	_, err = run.Judge(ctx, old) // replayed: only read
+	require.NoError(t, err)
+
+	f, err := golden.Load(path) // another writer, as audit -update writes
+	require.NoError(t, err)
+	require.Len(t, f.Entries, 1)
+	f.Entries[0].Verdict.Reasoning = "asked again: the judge changed its mind"
+	require.NoError(t, golden.WriteFile(path, f))
+
+	fresh := refundRequest()
+	fresh.Content += " (a new case)"
+	_, err = run.Judge(ctx, fresh)
+	require.NoError(t, err)
+	require.NoError(t, run.Save())
+
+	after, err := golden.Load(path)
+	require.NoError(t, err)
+	require.Len(t, after.Entries, 2)
+	for _, e := range after.Entries {
+		if e.Key == f.Entries[0].Key {
+			assert.Equal(t, "asked again: the judge changed its mind", e.Verdict.Reasoning, "the other writer's entry stands")
+		}
+	}
+}

@@ -49,7 +49,9 @@ type EmbedRecorder struct {
 
 // Embedder returns an EmbedRecorder for live on r's recording. live must
 // be an evalkit.Identifier with a Provider (the model keys the entries;
-// openaiembedder's does), except in ModeLive.
+// openaiembedder's does), except in ModeLive. r is made by New, which
+// wants a judge with an identity even when only embeddings are recorded:
+// give the judge the test uses, or let evaltest.WithEmbedder record them.
 func (r *Recorder) Embedder(live evalkit.Embedder) (*EmbedRecorder, error) {
 	if live == nil {
 		return nil, fmt.Errorf("golden: no live embedder")
@@ -69,6 +71,9 @@ func (r *Recorder) Embedder(live evalkit.Embedder) (*EmbedRecorder, error) {
 	ci, err := canonicalIdentity(id)
 	if err != nil {
 		return nil, err
+	}
+	for _, v := range ci.secrets {
+		secret.Learn("credential", v) // every output of the process keeps it out
 	}
 	e.id = ci
 	return e, nil
@@ -156,9 +161,9 @@ func (e *EmbedRecorder) record(ctx context.Context, texts []string, k requestKey
 	if err := checkVectors(vecs, len(texts)); err != nil {
 		return nil, fmt.Errorf("golden: the live embedder: %w", err)
 	}
+	red := secret.Now() // the process's one redactor: the embedder's own key is learned (see NewEmbed)
 	clean := func(s string) string {
-		s = secret.Redact(s, e.id.secrets)
-		s = secret.RedactShapes(s)
+		s = red.Clean(s)
 		if st.redact != nil {
 			s = st.redact(s)
 		}
@@ -241,7 +246,7 @@ func keyEmbed(id identityKey, texts []string) (requestKey, error) {
 // fields and texts. st.mu is held.
 func (st *store) embedMiss(e *EmbedRecorder, texts []string, k requestKey) *NotRecordedError {
 	nr := &NotRecordedError{Path: st.path, Key: k.key, NoFile: !st.exists && len(st.entries) == 0, Texts: len(texts)}
-	clean := func(s string) string { return secret.RedactShapes(secret.Redact(s, e.id.secrets)) }
+	clean := secret.Now().Clean
 	now := flatten("judge", secret.Value(e.id.tree, clean))
 	best, shared, nearest := -1, 0, ""
 	for _, key := range slices.Sorted(maps.Keys(st.entries)) {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/secret"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -345,7 +346,20 @@ func WriteFile(path string, f *File) error {
 // are written to its temporary file.
 var testHookMidWrite func()
 
-func writeAtomic(path string, data []byte) (err error) {
+// writeAtomic writes a file of golden's atomically, redacted: every file
+// golden writes (recordings, usage logs) goes through it, so every byte
+// passes the process's one redactor (internal/secret) whatever built it.
+func writeAtomic(path string, data []byte) error {
+	return writeRaw(path, cleanFile(data))
+}
+
+// cleanFile is what golden writes of data: the secrets the process knows
+// and credential shapes replaced by their labels (see secret.CleanBytes;
+// JSON stays JSON).
+func cleanFile(data []byte) []byte { return secret.CleanBytes(data) }
+
+// writeRaw writes data as it is: see writeAtomic.
+func writeRaw(path string, data []byte) (err error) {
 	if path, err = resolveLink(path); err != nil {
 		return err
 	}
@@ -414,9 +428,10 @@ func resolveLink(path string) (string, error) {
 }
 
 // toWrite is what Save writes of a recording, judge or HTTP, in mode,
-// under the recording's lock: in ModeRecord every entry — entries, then
-// those of the journal (journal) and of the file now (a concurrent run's,
-// or a dead one's) under ids entries lacks, which entries then holds too;
+// under the recording's lock: in ModeRecord every entry — those this run
+// recorded (fresh), and those of the journal (journal) and of the file now
+// (a concurrent run's, a dead one's, or one audit -update rewrote) under
+// every other id, which entries then holds too;
 // in ModeRefresh the entries the live judge or API answered (fresh), and
 // the journal's others (another run's, which are newer than the file). A
 // file that no longer reads as a recording is an error, and is not
@@ -436,8 +451,12 @@ func toWrite[E any](k recKind[E], mode Mode, path string, entries map[string]E, 
 				return nil, fmt.Errorf("%w (not overwritten)", err)
 			}
 		}
+		// The file's entry stands for every id this run did not ask the
+		// live judge or API (fresh): its own copy is the file as it read
+		// it, and another writer (audit -update, a concurrent run) may
+		// have changed it since.
 		for _, e := range mergeEntries(k, old, journal) {
-			if _, ok := entries[k.id(e)]; !ok {
+			if !fresh[k.id(e)] {
 				entries[k.id(e)] = e
 			}
 		}
@@ -493,11 +512,12 @@ func saveLocked[E any](k recKind[E], mode Mode, path string, entries map[string]
 // writeChanged writes data to path atomically unless it is the file's
 // content already (sum, its SHA-256, when exists), and notes what it wrote.
 func writeChanged(path string, data []byte, exists *bool, sum *string) error {
+	data = cleanFile(data)
 	s := sha256Hex(data)
 	if *exists && s == *sum {
 		return nil
 	}
-	if err := writeAtomic(path, data); err != nil {
+	if err := writeRaw(path, data); err != nil {
 		return err
 	}
 	*exists, *sum = true, s

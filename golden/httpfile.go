@@ -24,16 +24,17 @@ const (
 )
 
 // HTTPFile is a recording of HTTP exchanges: what a Transport replays. On
-// disk it is JSON with "version": 1 and its interactions sorted by key,
-// then occurrence, indented by two spaces, LF line endings and a trailing
-// newline — so a re-recording is a reviewable diff, and recording twice
-// writes the same bytes. A file checked out with CRLF line endings reads
-// the same.
+// disk it is JSON with "version": 1 and its interactions test by test (by
+// name), each test's in the order it made them (see WithTest), indented
+// by two spaces, LF line endings and a trailing newline — so a
+// re-recording is a reviewable diff that reads as the conversation, and
+// recording the same calls twice writes the same bytes. A file checked
+// out with CRLF line endings reads the same.
 type HTTPFile struct {
 	// Version is the format version: Version (1).
 	Version int `json:"version"`
-	// Interactions are the recorded exchanges, sorted by Key and
-	// Occurrence when written.
+	// Interactions are the recorded exchanges, grouped by Test (in name
+	// order) when written, each test's in the order given.
 	Interactions []Interaction `json:"interactions"`
 }
 
@@ -48,9 +49,9 @@ type Interaction struct {
 	// for the second, and so on. Repeated identical requests replay their
 	// responses in this order.
 	Occurrence int `json:"occurrence"`
-	// Test is the test that sent the request (WithTest), "TestAgent/refund";
-	// "" for a Transport of no test. It is part of the key: sibling tests
-	// sending identical requests each replay their own responses.
+	// Test is the test that made the request (see WithTest), "TestAgent/refund";
+	// "" for a Transport given no test name. It is part of the key: sibling
+	// tests sending identical requests each replay their own responses.
 	Test string `json:"test,omitempty"`
 	// Request is the request as it was sent, credentials redacted.
 	Request HTTPRequest `json:"request"`
@@ -240,18 +241,21 @@ func checkInteraction(in Interaction) error {
 func isHTTPPath(path string) bool { return strings.HasSuffix(path, HTTPSuffix) }
 
 // Marshal returns the file's bytes as they are written: interactions
-// sorted by key and occurrence, two-space indent, LF, a trailing newline,
-// no HTML escaping. It returns an error for an interaction given twice.
+// grouped by test (by name), each test's in the order given, two-space
+// indent, LF, a trailing newline, no HTML escaping. It returns an error
+// for an interaction given twice.
 func (f *HTTPFile) Marshal() ([]byte, error) {
 	out := HTTPFile{Version: Version, Interactions: slices.Clone(f.Interactions)}
 	if out.Interactions == nil {
 		out.Interactions = []Interaction{}
 	}
-	slices.SortFunc(out.Interactions, compareInteractions)
-	for i := 1; i < len(out.Interactions); i++ {
-		if compareInteractions(out.Interactions[i-1], out.Interactions[i]) == 0 {
-			return nil, fmt.Errorf("golden: key %s, occurrence %d, is given twice", out.Interactions[i].Key, out.Interactions[i].Occurrence)
+	byTest(out.Interactions)
+	seen := make(map[string]bool, len(out.Interactions))
+	for _, in := range out.Interactions {
+		if seen[in.ID()] {
+			return nil, fmt.Errorf("golden: key %s, occurrence %d, is given twice", in.Key, in.Occurrence)
 		}
+		seen[in.ID()] = true
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

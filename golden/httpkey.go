@@ -42,7 +42,7 @@ func keyHTTPRequest(method string, u *url.URL, contentType string, body []byte, 
 		for _, v := range vs {
 			switch {
 			case secret.Param(name) && v != "":
-				v = secret.Redacted
+				v = secret.Label("query:" + strings.ToLower(name))
 			default:
 				v = clean(v)
 			}
@@ -83,7 +83,10 @@ func keyHTTPRequest(method string, u *url.URL, contentType string, body []byte, 
 // credential fields and ignored fields, its numbers in their shortest
 // form; a multipart body by its parts (see multipartTree), never its
 // boundary. A recorded request's tree is made the same way, so the two
-// compare field by field.
+// compare field by field. Redaction labels key as "[redacted]" whatever
+// they say ("[redacted:openai-key]", "[redacted:env:OPENAI_API_KEY]"), so
+// a key depends neither on the environment a request was recorded in nor
+// on how labels are worded, and recordings made before labels replay.
 func keyTree(w HTTPRequest, test string, ignore [][]string) (map[string]any, error) {
 	t := map[string]any{"method": w.Method, "path": w.Path}
 	if w.Origin != "" {
@@ -99,7 +102,7 @@ func keyTree(w HTTPRequest, test string, ignore [][]string) (map[string]any, err
 		}
 		list := make([]any, len(vs))
 		for i, v := range vs {
-			list[i] = v
+			list[i] = secret.Unlabel(v)
 		}
 		q[name] = list
 	}
@@ -118,11 +121,11 @@ func keyTree(w HTTPRequest, test string, ignore [][]string) (map[string]any, err
 		for _, path := range ignore {
 			body = dropPath(body, path)
 		}
-		t["body"] = shortNumbers(body)
+		t["body"] = shortNumbers(unlabel(body))
 	case w.BodyText != "":
-		t["body_text"] = w.BodyText
+		t["body_text"] = secret.Unlabel(w.BodyText)
 	case w.BodyBase64 != nil:
-		sum := sha256.Sum256(w.BodyBase64)
+		sum := sha256.Sum256([]byte(secret.Unlabel(string(w.BodyBase64))))
 		t["body_sha256"] = hex.EncodeToString(sum[:])
 	}
 	return t, nil
@@ -163,6 +166,28 @@ func isLoopback(host string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.IsLoopback()
+}
+
+// unlabel returns a decoded JSON value with every string and object key
+// passed through secret.Unlabel.
+func unlabel(v any) any {
+	switch v := v.(type) {
+	case string:
+		return secret.Unlabel(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[secret.Unlabel(k)] = unlabel(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = unlabel(x)
+		}
+		return out
+	}
+	return v
 }
 
 func treeKey(tree map[string]any) string {
@@ -252,6 +277,13 @@ func parseIgnore(paths []string) ([][]string, error) {
 // order given, every string value passed through f with the name of the
 // object field holding it ("" in an array or at the top).
 func rewriteJSON(data []byte, f func(field, s string) string) ([]byte, error) {
+	return rewriteJSONPath(data, func(_, field, s string) string { return f(field, s) })
+}
+
+// rewriteJSONPath is rewriteJSON that also gives f the string's path:
+// the field names and array indexes from the top, joined by dots
+// ("choices.0.delta.content").
+func rewriteJSONPath(data []byte, f func(path, field, s string) string) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var b bytes.Buffer
@@ -321,7 +353,18 @@ func rewriteJSON(data []byte, f func(field, s string) string) ([]byte, error) {
 			stack = append(stack, level{object: v == '{', key: v == '{'})
 			continue
 		case string:
-			str(f(field, v))
+			var path strings.Builder
+			for i, l := range stack {
+				if i > 0 {
+					path.WriteByte('.')
+				}
+				if l.object {
+					path.WriteString(l.field)
+				} else {
+					path.WriteString(strconv.Itoa(l.n - 1))
+				}
+			}
+			str(f(path.String(), field, v))
 		case json.Number:
 			b.WriteString(v.String())
 		case bool:
@@ -344,11 +387,12 @@ func rewriteJSON(data []byte, f func(field, s string) string) ([]byte, error) {
 
 // cleanJSON redacts a JSON value for writing, keeping its key order: a
 // string of at least secret.MinSecret bytes under a field secret.Field
-// flags becomes "[redacted]", every other string passes through clean.
+// flags becomes "[redacted:credential]", every other string passes
+// through clean.
 func cleanJSON(data []byte, clean func(string) string) ([]byte, error) {
 	return rewriteJSON(data, func(field, s string) string {
 		if field != "" && secret.Field(field) && len(s) >= secret.MinSecret {
-			return secret.Redacted
+			return secret.Label("credential")
 		}
 		return clean(s)
 	})

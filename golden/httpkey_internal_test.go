@@ -90,7 +90,7 @@ func FuzzStreamEvents(f *testing.F) {
 	f.Add([]byte("\n\n\r\r\n\r\n"), uint8(2))
 	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
 		var got Interaction
-		s := &streamBody{src: &chunked{data: data, n: int(n%64) + 1}, clean: func(s string) string { return s },
+		s := &streamBody{src: &chunked{data: data, n: int(n%64) + 1},
 			done: func(in Interaction, err error) {
 				if err != nil {
 					t.Fatal(err)

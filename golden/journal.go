@@ -91,7 +91,7 @@ func encodeLine(e any) ([]byte, error) {
 	if err := enc.Encode(e); err != nil {
 		return nil, fmt.Errorf("golden: encoding a journal entry: %w", err)
 	}
-	return b.Bytes(), nil
+	return cleanFile(b.Bytes()), nil // the one redactor, as every recording write
 }
 
 // testNoJournal, set by a benchmark, turns journaling off.

@@ -79,7 +79,7 @@ func canonicalIdentity(id evalkit.Identity) (identityKey, error) {
 func sanitize(v any, secrets *[]string) any {
 	switch v := v.(type) {
 	case string:
-		return secret.RedactShapes(v)
+		return secret.KeyText(v)
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {

@@ -136,7 +136,7 @@ func (st *store) notRecorded(r *Recorder, req evalkit.JudgeRequest, k requestKey
 	if len(st.entries) == 0 {
 		return e
 	}
-	now := flatten("judge", secret.Value(r.id.tree, r.clean))
+	now := flatten("judge", secret.Value(r.id.tree, r.cleaner()))
 	// Count the differing fields of every entry cheaply (digests, and the
 	// judge's identity once per distinct identity); describe the nearest.
 	judgeDiffs := map[string]int{}

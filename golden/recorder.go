@@ -182,6 +182,9 @@ func (r *Recorder) bind(live evalkit.Judge) error {
 	if err != nil {
 		return err
 	}
+	for _, v := range ci.secrets {
+		secret.Learn("credential", v) // every output of the process keeps it out
+	}
 	r.id = ci
 	return nil
 }
@@ -356,7 +359,7 @@ const (
 // entry builds the entry a verdict is recorded as: everything redacted,
 // the verdict as it will decode.
 func (r *Recorder) entry(req evalkit.JudgeRequest, k requestKey, v evalkit.Verdict) (Entry, error) {
-	clean := r.clean
+	clean := r.cleaner()
 	excerpt := func(s string, n int) string { return textnorm.Excerpt(clean(s), n) }
 	if r.st.whole {
 		excerpt = func(s string, _ int) string { return clean(s) }
@@ -423,15 +426,22 @@ func compact(raw json.RawMessage) string {
 	return b.String()
 }
 
-// clean redacts s for writing: the identity's credential values, the
-// shapes of credentials, then the user's hook.
-func (r *Recorder) clean(s string) string {
-	s = secret.Redact(s, r.id.secrets)
-	s = secret.RedactShapes(s)
-	if r.st.redact != nil {
-		s = r.st.redact(s)
+// clean redacts s for writing (see cleaner).
+func (r *Recorder) clean(s string) string { return r.cleaner()(s) }
+
+// cleaner returns what redacts the strings of one entry for writing: the
+// process's one redactor (internal/secret: the secrets it knows now —
+// the judge's own key and header values and its identity's credential
+// settings among them — and credential shapes), then the user's hook.
+func (r *Recorder) cleaner() func(string) string {
+	red := secret.Now()
+	return func(s string) string {
+		s = red.Clean(s)
+		if r.st.redact != nil {
+			s = r.st.redact(s)
+		}
+		return s
 	}
-	return s
 }
 
 func cleanAll(ss []string, clean func(string) string) []string {

@@ -75,7 +75,7 @@ func TestGoldenSecretsC19(t *testing.T) {
 		assert.NotContains(t, string(data), s, "the recording holds a credential")
 		assert.NotContains(t, recorded.Reasoning, s, "the verdict holds a credential")
 	}
-	assert.Contains(t, string(data), "Grades it. Echo: Authorization: Bearer [redacted]")
+	assert.Contains(t, string(data), "Grades it. Echo: Authorization: Bearer [redacted:")
 	require.NoError(t, golden.Verify(path))
 
 	srv.Close()

@@ -55,13 +55,17 @@ import (
 // Streaming responses (Content-Type text/event-stream) are recorded event
 // by event and replayed one event per read, so streaming clients work in
 // every mode; a recorded stream reaches the client event by event as it
-// arrives, not when it ends.
+// arrives, not when it ends: an event once the text after it shows its
+// last word is no key's head, or once the stream pauses for StreamIdle.
+// The text the events carry is redacted as a whole, so a key a model
+// streams across events is not written, whole or in part.
 //
 // Nothing that looks like a credential is written: no request header, no
-// credential query value, no credential body field, no key-shaped string
-// (see WithRedact for a user's own patterns), in text or in bytes that are
-// not UTF-8; of a response's header only what clients act on (see
-// HTTPResponse). In record and refresh mode the client gets a response as
+// credential query value, no credential body field, no key-shaped string,
+// no value the process knows is secret — a credential header's value
+// echoed in a response among them (see internal/secret; WithRedact for a
+// user's own patterns) —, in text or in bytes that are not UTF-8; of a
+// response's header only what clients act on (see HTTPResponse). In record and refresh mode the client gets a response as
 // it will replay: redacted, with the kept header only.
 //
 // A body sent or received with Content-Encoding gzip or deflate is
@@ -90,6 +94,7 @@ type Transport struct {
 	missHint *string // WithMissResponses
 
 	mu     sync.Mutex
+	calls  int // requests sent so far, for their order in the file
 	misses []*NotRecordedError
 	open   map[*streamBody]string // live streams not yet ended → their request
 	cut    []error                // live streams the client left before their end
@@ -128,14 +133,6 @@ func (c *counter) undo(key string, n int) {
 	}
 }
 
-// WithTest names the test a Transport sends requests for ("TestAgent",
-// "TestAgent/refund"): its requests are keyed with it (Interaction.Test),
-// and the Transports of one test count identical requests together until
-// every one of them is closed, so sibling tests and repeated attempts
-// sending one request each replay their own answers in order. evaltest
-// gives each test's HTTPClient its name.
-func WithTest(name string) Option { return func(s *store) { s.test = name } }
-
 // WithMissResponses makes a Transport answer a replay miss with a response
 // instead of an error: status 404, X-Should-Retry: false and a JSON body
 // in the shape both OpenAI's and Anthropic's SDKs read,
@@ -165,10 +162,9 @@ type httpStore struct {
 	exists   bool
 	sum      string
 	partial  bool
-	notes    []string // see Transport.Notes
-
-	cacheMu sync.Mutex
-	shapes  map[string]string // long text → its credential shapes redacted
+	notes    []string           // see Transport.Notes
+	pos      map[string]callPos // by ID: where its test last made it (httporder.go)
+	fileIdx  map[string]int     // by ID: its place in the file as read
 }
 
 // httpCall is a live exchange that other identical requests wait for.
@@ -335,8 +331,10 @@ func openHTTPStore(cfg *store) (*httpStore, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, in := range f.Interactions {
+		st.fileIdx = make(map[string]int, len(f.Interactions))
+		for i, in := range f.Interactions {
 			st.entries[in.ID()] = in
+			st.fileIdx[in.ID()] = i
 		}
 		st.exists, st.sum = true, sha256Hex(data)
 	}
@@ -393,6 +391,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := req.Context().Err(); err != nil {
 		return nil, err
 	}
+	learnRequest(req)
 	st := t.st
 	if st.mode == ModeLive {
 		return t.liveRoundTrip(req, body)
@@ -405,14 +404,21 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("golden: the body of %s %s: %w", req.Method, req.URL.Path, err)
 	}
-	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plainBody, t.test, t.clean, t.ignore)
+	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plainBody, t.test, t.cleaner(), t.ignore)
 	if err != nil {
 		return nil, err
 	}
 	n := t.count.next(kr.key)
+	t.mu.Lock()
+	t.calls++
+	seq := t.calls
+	t.mu.Unlock()
 	id := kr.key + "#" + strconv.Itoa(n)
 
 	st.mu.Lock()
+	if st.mode != ModeReplay {
+		st.noteCall(id, t.test, seq) // where the file will list it (httporder.go)
+	}
 	in, hit := st.entries[id]
 	if hit && (st.mode != ModeRefresh || st.fresh[id]) {
 		st.used[id] = true
@@ -480,7 +486,7 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		if len(codings) > 0 {
 			src = &decodedStream{src: src, codings: codings}
 		}
-		sb := &streamBody{src: src, clean: t.clean, in: in}
+		sb := &streamBody{src: src, red: newSSERedactor(t.redact), hook: t.redact, in: in}
 		what := req.Method + " " + req.URL.Path
 		t.mu.Lock()
 		if t.open == nil {
@@ -667,63 +673,37 @@ func (t *Transport) finish(key string, n int, c *httpCall, in Interaction, err e
 // fillBody sets a recorded response's body from the bytes received,
 // decoded: JSON, text or (bytes that are not UTF-8) base64, each redacted.
 func (t *Transport) fillBody(r *HTTPResponse, data []byte) error {
+	clean := t.cleaner()
 	switch {
 	case len(data) == 0:
 	case !utf8.Valid(data):
-		r.BodyBase64 = []byte(t.clean(string(data)))
+		r.BodyBase64 = []byte(clean(string(data)))
 	case json.Valid(data):
-		clean, err := cleanJSON(data, t.clean)
+		clean, err := cleanJSON(data, clean)
 		if err != nil {
 			return fmt.Errorf("golden: the response body: %w", err)
 		}
 		r.Body = clean
 	default:
-		r.BodyText = t.clean(string(data))
+		r.BodyText = clean(string(data))
 	}
 	return nil
 }
 
-// clean redacts text for writing: credential shapes, then the user's
-// hook.
-func (t *Transport) clean(s string) string {
-	s = t.st.redactShapes(s)
-	if t.redact != nil {
-		s = t.redact(s)
+// cleaner returns what redacts the text of one request or response for
+// writing: the process's one redactor (internal/secret: the secrets it
+// knows now, credential shapes), then the user's hook. It is fast enough
+// (about 4 ms of CPU a mebibyte) that an agent's conversation, sent again
+// with every call, is scanned whole each time.
+func (t *Transport) cleaner() func(string) string {
+	r := secret.Now()
+	return func(s string) string {
+		s = r.Clean(s)
+		if t.redact != nil {
+			s = t.redact(s)
+		}
+		return s
 	}
-	return s
-}
-
-// Bounds on the store's cache of redacted text: strings shorter than
-// minCached bytes are redacted each time, and at most maxCached are kept.
-const (
-	minCached = 256
-	maxCached = 1024
-)
-
-// redactShapes is secret.RedactShapes, remembered for long strings: an
-// agent sends its prompt and the conversation so far again with every
-// call, and scanning them for credential shapes each time would make a
-// conversation's cost grow with the square of its length.
-func (st *httpStore) redactShapes(s string) string {
-	if len(s) < minCached {
-		return secret.RedactShapes(s)
-	}
-	st.cacheMu.Lock()
-	r, ok := st.shapes[s]
-	st.cacheMu.Unlock()
-	if ok {
-		return r
-	}
-	r = secret.RedactShapes(s)
-	st.cacheMu.Lock()
-	if st.shapes == nil {
-		st.shapes = map[string]string{}
-	}
-	if len(st.shapes) < maxCached {
-		st.shapes[s] = r
-	}
-	st.cacheMu.Unlock()
-	return r
 }
 
 // journal appends a recorded interaction to the recording's journal (see
@@ -814,7 +794,11 @@ func (st *httpStore) write() error {
 }
 
 func (st *httpStore) writeLocked() error {
-	notes, err := saveLocked(httpKind, st.mode, st.path, st.entries, st.fresh, &st.exists, &st.sum)
+	k := httpKind
+	k.marshal = func(ins []Interaction) ([]byte, error) { // each test's calls in its order (httporder.go)
+		return (&HTTPFile{Version: Version, Interactions: st.ordered(ins)}).Marshal()
+	}
+	notes, err := saveLocked(k, st.mode, st.path, st.entries, st.fresh, &st.exists, &st.sum)
 	st.notes = append(st.notes, notes...)
 	if err != nil {
 		return err
@@ -941,18 +925,26 @@ func (r *eventReader) Read(p []byte) (int, error) {
 func (r *eventReader) Close() error { return nil }
 
 // streamBody passes a live event stream to the client event by event,
-// each redacted as it will replay, and records it; the recording is filed
-// when the stream ends.
+// redacted as it will replay, and records it; the recording is filed when
+// the stream ends, its events redacted together (see sseRedactor), so a
+// key the model streams across events is not in it, whole or in part.
+// The client gets an event once the text after it settles it (its last
+// word may be the head of a key), or once the live stream has sent
+// nothing for StreamIdle, so a client that waits for an event before the
+// server sends the next is never stuck.
 type streamBody struct {
-	src   io.ReadCloser
-	clean func(string) string
-	in    Interaction
-	done  func(Interaction, error)
+	src  io.ReadCloser
+	red  *sseRedactor        // the client's; nil: nothing redacted
+	hook func(string) string // the user's WithRedact, for the recording
+	raws [][]byte            // the events received, for the recording
+	in   Interaction
+	done func(Interaction, error)
 
 	mu       sync.Mutex
-	buf      []byte // received, not yet a whole event
-	out      []byte // redacted, not yet read by the client
-	srcErr   error  // the live stream's read error, io.EOF at its end
+	chunks   chan streamChunk // what the reader goroutine read, once started
+	buf      []byte           // received, not yet a whole event
+	out      []byte           // redacted, not yet read by the client
+	srcErr   error            // the live stream's read error, io.EOF at its end
 	finished bool
 	scanned  int         // the bytes of buf searched for an event's end
 	err      error       // what Read returns once out is drained
@@ -973,18 +965,52 @@ func (s *streamBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// StreamIdle is how long a live stream may send nothing before the
+// events held back for the client (see streamBody) are passed on.
+const StreamIdle = 50 * time.Millisecond
+
+// streamChunk is one read of the live stream.
+type streamChunk struct {
+	data []byte
+	err  error
+}
+
+// read starts the goroutine that reads the live stream, until it ends or
+// fails: fill waits for its chunks, or for StreamIdle.
+func (s *streamBody) read() {
+	s.chunks = make(chan streamChunk, 1)
+	go func() {
+		for {
+			buf := make([]byte, 4096)
+			n, err := s.src.Read(buf)
+			s.chunks <- streamChunk{buf[:n], err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+}
+
 // fill reads from the live stream until an event is whole or the stream
 // ends. s.mu is held.
 func (s *streamBody) fill() {
-	chunk := make([]byte, 4096)
+	if s.chunks == nil {
+		s.read()
+	}
 	for {
 		if ev, rest, ok := cutEventFrom(s.buf, max(0, s.scanned-3)); ok {
 			s.buf, s.scanned = rest, 0
 			s.emit(ev)
-			return
+			if len(s.out) > 0 {
+				return
+			}
+			continue
 		}
 		s.scanned = len(s.buf) // no event ends before: a long event is searched once, not per read
 		if s.srcErr != nil {
+			if s.red != nil && !errors.Is(s.srcErr, io.EOF) {
+				s.queue(s.red.finish()) // what came, though nothing is recorded
+			}
 			if !errors.Is(s.srcErr, io.EOF) {
 				s.end(fmt.Errorf("golden: reading the live event stream: %w", s.srcErr))
 				return
@@ -993,20 +1019,56 @@ func (s *streamBody) fill() {
 				s.emit(s.buf) // an unterminated tail, kept whole
 				s.buf = nil
 			}
+			if s.red != nil {
+				s.queue(s.red.finish())
+				rec := newSSERedactor(s.hook)
+				for _, raw := range s.raws {
+					s.in.Response.Events = append(s.in.Response.Events, rec.add(raw, false)...)
+				}
+				s.in.Response.Events = append(s.in.Response.Events, rec.finish()...)
+			}
 			s.end(nil)
 			return
 		}
-		n, err := s.src.Read(chunk)
-		s.buf = append(s.buf, chunk[:n]...)
-		s.srcErr = err
+		var c streamChunk
+		if s.red != nil && s.red.held() {
+			idle := time.NewTimer(StreamIdle)
+			select {
+			case c = <-s.chunks:
+				idle.Stop()
+			case <-idle.C:
+				s.queue(s.red.finish()) // the stream pauses: pass on what is held
+				if len(s.out) > 0 {
+					return
+				}
+				c = <-s.chunks
+			}
+		} else {
+			c = <-s.chunks
+		}
+		s.buf = append(s.buf, c.data...)
+		s.srcErr = c.err
 	}
 }
 
-// emit records one event and queues it, redacted, for the client.
+// emit takes one event: queued for the client, redacted, and kept for
+// the recording.
 func (s *streamBody) emit(raw []byte) {
-	ev := parseEvent(raw, s.clean)
-	s.in.Response.Events = append(s.in.Response.Events, ev)
-	s.out = append(s.out, ev.bytes()...)
+	if s.red == nil {
+		ev := parseEvent(raw, func(s string) string { return s })
+		s.in.Response.Events = append(s.in.Response.Events, ev)
+		s.out = append(s.out, ev.bytes()...)
+		return
+	}
+	s.raws = append(s.raws, bytes.Clone(raw))
+	s.queue(s.red.add(raw, false))
+}
+
+// queue passes events on to the client.
+func (s *streamBody) queue(evs []Event) {
+	for _, ev := range evs {
+		s.out = append(s.out, ev.bytes()...)
+	}
 }
 
 // end finishes the stream: it is recorded when err is nil.

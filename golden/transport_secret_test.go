@@ -99,7 +99,7 @@ func TestVerifyHTTPFindsSecrets(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(pasted), 0o644))
 	err = golden.Verify(path)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "looks like an OpenAI or Anthropic key (sk-…): sk-p… (23 bytes)")
+	assert.Contains(t, err.Error(), "looks like an OpenAI API key (sk-…): sk-p (4 of 23 bytes)")
 	assert.NotContains(t, err.Error(), "sk-pasted0123456789abcd")
 }
 
@@ -235,7 +235,7 @@ func TestTransportCompressedStream(t *testing.T) {
 	got, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	require.NoError(t, resp.Body.Close())
-	assert.Equal(t, "data: {\"a\":\"[redacted]\"}\n\ndata: [DONE]\n\n", string(got))
+	assert.Equal(t, "data: {\"a\":\"[redacted:openai-key]\"}\n\ndata: [DONE]\n\n", string(got))
 	require.NoError(t, rec.Save())
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -255,13 +255,13 @@ func TestVerifyHTTPScansBase64Bodies(t *testing.T) {
 		want        string
 	}{
 		{"gzip response", "body_base64", gzipped(t, `{"k":"`+key+`"}`), `"header": {"Content-Encoding": ["gzip"]}, `,
-			"interaction 1 (sha256:000000000000 #1): the response's body_base64 (gzip-decoded): looks like an OpenAI or Anthropic key (sk-…): sk-p… (33 bytes)"},
+			"interaction 1 (sha256:000000000000 #1): the response's body_base64 (gzip-decoded): looks like an OpenAI API key (sk-…): sk-p (4 of 33 bytes)"},
 		{"gzip by its magic", "body_base64", gzipped(t, `{"k":"`+key+`"}`), "",
-			"interaction 1 (sha256:000000000000 #1): the response's body_base64 (gzip-decoded): looks like an OpenAI or Anthropic key (sk-…): sk-p… (33 bytes)"},
+			"interaction 1 (sha256:000000000000 #1): the response's body_base64 (gzip-decoded): looks like an OpenAI API key (sk-…): sk-p (4 of 33 bytes)"},
 		{"binary", "body_base64", append([]byte{0xff, 0xfe}, key...), "",
-			"interaction 1 (sha256:000000000000 #1): the response's body_base64: looks like an OpenAI or Anthropic key (sk-…): sk-p… (33 bytes)"},
+			"interaction 1 (sha256:000000000000 #1): the response's body_base64: looks like an OpenAI API key (sk-…): sk-p (4 of 33 bytes)"},
 		{"deflate response", "body_base64", deflated(t, key, false), `"header": {"Content-Encoding": ["deflate"]}, `,
-			"interaction 1 (sha256:000000000000 #1): the response's body_base64 (deflate-decoded): looks like an OpenAI or Anthropic key (sk-…): sk-p… (33 bytes)"},
+			"interaction 1 (sha256:000000000000 #1): the response's body_base64 (deflate-decoded): looks like an OpenAI API key (sk-…): sk-p (4 of 33 bytes)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b64, _ := json.Marshal(tc.value)

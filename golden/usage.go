@@ -178,7 +178,8 @@ func evidence(path, dir string, data []byte) (map[string]bool, Usage, error) {
 
 // rewrite writes a pruned recording, and its usage log after it.
 func rewrite(path, dir string, out []byte, u Usage) error {
-	if err := writeAtomic(path, out); err != nil {
+	out = cleanFile(out)
+	if err := writeRaw(path, out); err != nil {
 		return err
 	}
 	// The run's keys still say what was used: the log follows the file.

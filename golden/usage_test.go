@@ -90,7 +90,7 @@ func TestGoldenVerifyListsEveryProblem(t *testing.T) {
 	var ve *golden.VerifyError
 	require.ErrorAs(t, err, &ve)
 	assert.Equal(t, []string{
-		"line 38: looks like an OpenAI or Anthropic key (sk-…): sk-l… (28 bytes)",
+		"line 38: looks like an OpenAI API key (sk-…): sk-l (4 of 28 bytes)",
 		"entries are not sorted by key: entry 2 (" + golden.ShortKey(first) + ") comes after " + golden.ShortKey(second),
 	}, ve.Problems)
 	assert.NotContains(t, err.Error(), "9f8e7d6c5b4a", "a problem never shows the secret")

@@ -19,7 +19,7 @@ type VerifyError struct {
 	// Path is the recording's path.
 	Path string
 	// Problems are one sentence each, in the order found: "line 38:
-	// looks like an OpenAI or Anthropic key (sk-…): sk-l… (28 bytes)";
+	// looks like an OpenAI API key (sk-…): sk-l (4 of 28 bytes)";
 	// the first MaxProblems of them.
 	Problems []string
 	// More counts the problems found past MaxProblems.
@@ -216,9 +216,9 @@ func verifyHTTP(e *VerifyError, path string, data, text []byte) {
 	}
 	sorted := true
 	for i := 1; i < len(f.Interactions) && sorted; i++ {
-		if compareInteractions(f.Interactions[i-1], f.Interactions[i]) > 0 {
-			e.add("interactions are not sorted by key and occurrence: interaction %d (%s #%d) comes after %s #%d", i+1,
-				ShortKey(f.Interactions[i].Key), f.Interactions[i].Occurrence, ShortKey(f.Interactions[i-1].Key), f.Interactions[i-1].Occurrence)
+		if f.Interactions[i-1].Test > f.Interactions[i].Test {
+			e.add("interactions are not grouped by test in name order: interaction %d (test %q) comes after one of test %q", i+1,
+				f.Interactions[i].Test, f.Interactions[i-1].Test)
 			sorted = false
 		}
 	}
@@ -244,7 +244,7 @@ func verifyHTTP(e *VerifyError, path string, data, text []byte) {
 		}
 	}
 	if want, err := f.Marshal(); err == nil && sorted && !bytes.Equal(want, text) {
-		e.add("not written as evalkit writes it (interactions sorted by key and occurrence, 2-space indent, LF, a trailing newline): first difference at line %d", firstDiffLine(want, text))
+		e.add("not written as evalkit writes it (interactions grouped by test, 2-space indent, LF, a trailing newline): first difference at line %d", firstDiffLine(want, text))
 	}
 }
 

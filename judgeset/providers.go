@@ -275,7 +275,7 @@ func toDuration(v any) (time.Duration, bool) {
 func valueText(v any) string {
 	data, err := json.Marshal(v)
 	if err != nil {
-		return secret.RedactShapes(fmt.Sprintf("%v", v))
+		return secret.Clean(fmt.Sprintf("%v", v))
 	}
-	return secret.RedactShapes(string(data))
+	return secret.Clean(string(data))
 }

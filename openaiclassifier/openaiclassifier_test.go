@@ -136,7 +136,7 @@ func TestClassifyErrors(t *testing.T) {
 		{"no scores", moderations, text, `{"results": [{"flagged": false}]}`, 0, "openaiclassifier: the reply's result has no category_scores"},
 		{"score range", moderations, text, `{"results": [{"category_scores": {"a": 1.5}}]}`, 0, `openaiclassifier: evalkit: classification label "a" has score 1.5, want a number in [0,1]`},
 		{"not json", moderations, text, `<html>`, 0, "openaiclassifier: the reply is not a moderation response"},
-		{"status", moderations, text, `{"error": {"message": "Incorrect API key provided: ` + testKey + `"}}`, 401, "openaiclassifier: 1 attempt: HTTP 401 Unauthorized: Incorrect API key provided: [redacted]"},
+		{"status", moderations, text, `{"error": {"message": "Incorrect API key provided: ` + testKey + `"}}`, 401, "openaiclassifier: 1 attempt: HTTP 401 Unauthorized: Incorrect API key provided: [redacted:openai-key]"},
 		{"predict image", predict, evalkit.ClassifyRequest{Kind: evalkit.InputImage, Media: &evalkit.Part{Type: "image", URL: "https://x.test/a.png"}}, `[]`, 0, "openaiclassifier: the predict API classifies text, not image"},
 		{"predict model", predict, evalkit.ClassifyRequest{Kind: evalkit.InputText, Text: "hi", Model: "other"}, `[]`, 0, `openaiclassifier: the check asks for the model "other", but the predict server runs "m" (WithModel)`},
 		{"predict empty", predict, text, `[]`, 0, "openaiclassifier: the reply has no label scores"},

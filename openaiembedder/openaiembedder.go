@@ -82,7 +82,8 @@ func WithBaseURL(u string) Option { return func(e *Embedder) { e.baseURL = u } }
 func WithAPIKey(key string) Option { return func(e *Embedder) { e.apiKey = key; e.missingKey = "" } }
 
 // WithDimensions asks the model for n dimensions (OpenAI's text-embedding-3
-// models shorten their vectors); 0 sends none.
+// models shorten their vectors); 0 sends none. Vectors of another length
+// (a server that ignores the parameter) are an error.
 func WithDimensions(n int) Option { return func(e *Embedder) { e.dimensions = n } }
 
 // WithBatchSize sets how many texts one request carries (default
@@ -222,6 +223,11 @@ func (e *Embedder) embed(ctx context.Context, texts []string) ([][]float64, erro
 		if len(v) != len(out[0]) {
 			return nil, fmt.Errorf("openaiembedder: the vector of text %d has %d dimensions, text 0's %d", i, len(v), len(out[0]))
 		}
+	}
+	if e.dimensions > 0 && len(out[0]) != e.dimensions {
+		// The identity (and a recording's key) says e.dimensions: vectors
+		// of another length are not what was asked for.
+		return nil, fmt.Errorf("openaiembedder: asked for %d dimensions, the server answered %d (it may not support the dimensions parameter for %s)", e.dimensions, len(out[0]), e.model)
 	}
 	return out, nil
 }

@@ -97,6 +97,13 @@ func TestEmbedErrors(t *testing.T) {
 	_, err = openaiembedder.New(openaiembedder.WithBatchSize(5000)).Embed(ctx, []string{"a"})
 	testify.EqualError(t, err, "openaiembedder: the batch size must be 1 to 2048, got 5000")
 
+	// A server that ignores the dimensions asked for: its vectors are not
+	// what the identity (and a recording's key) says.
+	fake := judgefake.NewEmbeddingsServer(judgefake.BagOfWords(8))
+	defer fake.Close()
+	_, err = openaiembedder.New(openaiembedder.WithBaseURL(fake.URL+"/v1"), openaiembedder.WithAPIKey(testKey), openaiembedder.WithDimensions(256)).Embed(ctx, []string{"a", "b"})
+	testify.EqualError(t, err, "openaiembedder: asked for 256 dimensions, the server answered 8 (it may not support the dimensions parameter for text-embedding-3-small)")
+
 	// A server echoing the key in its error page: redacted.
 	srv := judgefake.NewEmbeddingsServer(judgefake.BagOfWords(4), judgefake.Reply{Status: 401, Text: "bad key " + testKey})
 	defer srv.Close()

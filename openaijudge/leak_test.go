@@ -137,7 +137,7 @@ func TestOpenaijudgeNoCredentialInAVerdict(t *testing.T) {
 	dump, err := json.Marshal(v)
 	require.NoError(t, err)
 	assertNoLeak(t, string(dump), "verdict")
-	assert.True(t, strings.HasPrefix(v.Reasoning, "States $42. [redacted]"), v.Reasoning)
+	assert.True(t, strings.HasPrefix(v.Reasoning, "States $42. [redacted:"), v.Reasoning)
 }
 
 // TestOpenaijudgeNoCredentialInConfigErrors: configurations that fail

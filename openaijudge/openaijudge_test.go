@@ -457,7 +457,7 @@ func TestOpenaijudgeAzure(t *testing.T) {
 		openaijudge.WithHTTPClient(tr.Client()),
 	)
 	_, err := j.Judge(context.Background(), refundRequest)
-	assert.EqualError(t, err, "openaijudge: 1 attempt: HTTP 401 Unauthorized: Access denied due to invalid subscription key [redacted].")
+	assert.EqualError(t, err, "openaijudge: 1 attempt: HTTP 401 Unauthorized: Access denied due to invalid subscription key [redacted:header:api-key].")
 	r := tr.Requests()[0]
 	assert.Equal(t, "/openai/deployments/judge/chat/completions", r.Path)
 	assert.Equal(t, "2024-10-21", r.Query.Get("api-version"))
@@ -470,7 +470,7 @@ func TestOpenaijudgeAzure(t *testing.T) {
 func TestOpenaijudgeKeyNeverInErrors(t *testing.T) {
 	j, _ := newJudge(t, []judgefake.Reply{{Status: 401, Text: "Incorrect API key provided: " + testKey + "."}})
 	_, err := j.Judge(context.Background(), refundRequest)
-	assert.EqualError(t, err, "openaijudge: 1 attempt: HTTP 401 Unauthorized: Incorrect API key provided: [redacted].")
+	assert.EqualError(t, err, "openaijudge: 1 attempt: HTTP 401 Unauthorized: Incorrect API key provided: [redacted:openai-key].")
 
 	failing := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
 		return nil, &net.DNSError{Err: "no such host", Name: r.URL.Host, IsNotFound: true}

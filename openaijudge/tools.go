@@ -16,6 +16,11 @@ import (
 // the call is an error, never a verdict.
 const MaxToolRounds = 8
 
+// MaxToolCalls bounds the tool calls of one judge call, over all its
+// rounds: a reply that would pass it is an error, and none of its calls
+// run.
+const MaxToolCalls = 64
+
 type chatTool struct {
 	Type     string       `json:"type"`
 	Function chatFunction `json:"function"`
@@ -73,6 +78,9 @@ func (tl *toolLoop) round(ctx context.Context, j *Judge, resp *judgehttp.Respons
 	tl.rounds++
 	if tl.rounds > MaxToolRounds {
 		return false, fmt.Errorf("openaijudge: the judge called tools %d times without giving a verdict (at most %d)", tl.rounds, MaxToolRounds)
+	}
+	if n := len(tl.calls) + len(msg.ToolCalls); n > MaxToolCalls {
+		return false, fmt.Errorf("openaijudge: the judge asked for %d tool calls in one reply, %d in all (at most %d): none of them was run", len(msg.ToolCalls), n, MaxToolCalls)
 	}
 	if cr.Usage != nil {
 		u := evalkit.Usage{InputTokens: cr.Usage.PromptTokens, OutputTokens: cr.Usage.CompletionTokens}

@@ -114,3 +114,20 @@ func TestJudgeToolsRounds(t *testing.T) {
 		Judge(context.Background(), evalkit.JudgeRequest{Criteria: "x", Content: "y", Tools: []evalkit.JudgeTool{tool}})
 	testify.EqualError(t, err, "openaijudge: the judge called tools 9 times without giving a verdict (at most 8)")
 }
+
+// A reply asking for more tool calls than MaxToolCalls is an error, and
+// none of them runs: one round of 1,000 calls ran the tool 1,000 times.
+func TestJudgeToolsCalls(t *testing.T) {
+	many := make([]judgefake.ToolCall, 1000)
+	for i := range many {
+		many[i] = judgefake.ToolCall{Name: "t", Args: `{}`}
+	}
+	srv := judgefake.NewServer(judgefake.Reply{ToolCalls: many}, judgefake.Text(`{"score": 8}`))
+	defer srv.Close()
+	runs := 0
+	tool := evalkit.JudgeTool{Name: "t", Run: func(context.Context, json.RawMessage) (string, error) { runs++; return "x", nil }}
+	_, err := openaijudge.New(openaijudge.WithBaseURL(srv.URL+"/v1"), openaijudge.WithAPIKey("k")).
+		Judge(context.Background(), evalkit.JudgeRequest{Criteria: "x", Content: "y", Tools: []evalkit.JudgeTool{tool}})
+	testify.EqualError(t, err, "openaijudge: the judge asked for 1000 tool calls in one reply, 1000 in all (at most 64): none of them was run")
+	testify.Zero(t, runs)
+}

@@ -15,7 +15,7 @@ import (
 // ErrNotRun is wrapped by Check's error when the entry does not run on the
 // transcript — turned off (enabled: false), sampled out, or its when
 // preconditions unmet — so it has no outcome: neither a pass nor a
-// failure. A reporter shows it as skipped.
+// failure. RunCases logs it, and skips a case none of whose entries ran.
 var ErrNotRun = errors.New("not run")
 
 // Check is a PromptKit entry as an assert.Check, with PromptKit's meaning
@@ -130,12 +130,11 @@ func (c Check) Check(ctx context.Context, tr *evalkit.Transcript) (assert.Result
 // has no threshold is a measurement, as PromptKit's evals emit their score
 // for metrics: its score is reported, and it passes.
 func (c Check) run(ctx context.Context, inner assert.Check, tr *evalkit.Transcript) (assert.Result, error) {
-	res, err := inner.Check(ctx, tr)
-	if c.Entry.Role != RoleEval || !errors.Is(err, assert.ErrNoThreshold) {
-		return res, err
+	if c.Entry.Role != RoleEval {
+		return inner.Check(ctx, tr)
 	}
-	res, err = assert.Score(ctx, inner, tr)
-	if err != nil {
+	res, measured, err := assert.Measure(ctx, inner, tr) // one run of an evaluator, never two
+	if err != nil || !measured {
 		return res, err
 	}
 	res.Passed = true
@@ -169,7 +168,7 @@ func (c Check) units(tr *evalkit.Transcript) ([]unit, string, error) {
 		return c.perTurnUnits(tr)
 	}
 	if e.Trigger == SampleSessions && !c.sampled(0) {
-		return nil, c.sampleWhy("the session"), nil
+		return nil, c.sampleWhy("the session was not sampled"), nil
 	}
 	if ok, why := e.When.Holds(tr.ToolCalls()); !ok {
 		return nil, why, nil
@@ -196,7 +195,7 @@ func (c Check) sampleWhy(what string) string {
 	if c.Entry.SamplePercentage != nil {
 		pct = *c.Entry.SamplePercentage
 	}
-	return fmt.Sprintf("sample_percentage %s: %s was not sampled (EVALKIT_SAMPLE=all runs every sampled eval)", strconv.FormatFloat(pct, 'f', -1, 64), what)
+	return fmt.Sprintf("sample_percentage %s: %s (EVALKIT_SAMPLE=all runs every sampled eval)", strconv.FormatFloat(pct, 'f', -1, 64), what)
 }
 
 // cut is tr up to and including message end.
@@ -233,7 +232,7 @@ func (c Check) perTurnUnits(tr *evalkit.Transcript) ([]unit, string, error) {
 	for k, end := range ends {
 		sub := cut(tr, end)
 		if c.Entry.Trigger == SampleTurns && !c.sampled(turns[k].Index) {
-			why = c.sampleWhy("no turn")
+			why = c.sampleWhy("no turn was sampled")
 			continue
 		}
 		if ok, reason := c.Entry.When.Holds(sub.ToolCalls()); !ok {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/assert"
 	"github.com/evalkit-go/evalkit/evaltest"
 	"github.com/evalkit-go/evalkit/promptkit"
 )
@@ -102,7 +104,7 @@ func TestWhenEnabledSampling(t *testing.T) {
 	testify.False(t, ok)
 	testify.Equal(t, "when: 1 tool calls, want at least 2", why)
 	_, why = promptkit.Check{Entry: *c.Evals[3].PromptKit, Session: c.Name}.Runs(toolRun())
-	testify.Equal(t, "sample_percentage 0: no turn was not sampled (EVALKIT_SAMPLE=all runs every sampled eval)", why)
+	testify.Equal(t, "sample_percentage 0: no turn was sampled (EVALKIT_SAMPLE=all runs every sampled eval)", why)
 	ok, _ = promptkit.Check{Entry: *c.Evals[3].PromptKit, Session: c.Name, SampleAll: true}.Runs(toolRun())
 	testify.True(t, ok, "SampleAll runs it")
 }
@@ -234,6 +236,28 @@ prompts:
 	} {
 		testify.Contains(t, msg, want)
 	}
+
+	// An id given twice is named at the second one's line (it was line 0),
+	// and an alias cycle is a problem, not a walk without end.
+	for _, tc := range []struct{ name, text, want string }{
+		{"dup.pack.yaml", "id: dup\nprompts: {p: {}}\nevals:\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [x]}}\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [y]}}\n",
+			`dup.pack.yaml:5: evals: id "a" is given twice (lines 4 and 5)`},
+		{"cycle.pack.yaml", "id: cycle\nprompts: &p\n  x: *p\n", `cycle.pack.yaml:3: prompts.x: the alias *p stands for a value that holds it: it would expand without end`},
+		// A misspelt list of checks was ignored: its checks never ran.
+		{"typo.pack.yaml", "id: typo\nprompts: {p: {validators: [{type: contains, params: {patterns: [x]}}]}}\neval:\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [y]}}\n",
+			`typo.pack.yaml:3: field "eval": unknown (did you mean "evals"?): the checks under it would never run`},
+		{"typo2.pack.yaml", "id: typo\nprompts: {p: {evals: [{id: a, type: contains, trigger: every_turn, params: {patterns: [x]}}], validator: []}}\n",
+			`typo2.pack.yaml:2: prompts.p: field "validator": unknown (did you mean "validators"?)`},
+		{"typo.scenario.yaml", "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Scenario\nmetadata: {name: s}\nspec:\n  turns:\n    - {role: user, content: hi, assertions: [{type: contains, params: {patterns: [a]}}]}\n    - {role: user, content: bye, assertion: [{type: contains, params: {patterns: [b]}}]}\n  conversation_assertion: [{type: contains, params: {patterns: [c]}}]\n",
+			`typo.scenario.yaml:7: spec.turns[1]: field "assertion": unknown (did you mean "assertions"?)`},
+		{"typo2.scenario.yaml", "apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Scenario\nmetadata: {name: s}\nspec:\n  turns:\n    - {role: user, content: hi, assertions: [{type: contains, params: {patterns: [a]}}]}\n  conversation_assertion: [{type: contains, params: {patterns: [c]}}]\n",
+			`typo2.scenario.yaml:7: spec: field "conversation_assertion": unknown (did you mean "conversation_assertions"?)`},
+	} {
+		path := write(t, tc.name, tc.text)
+		_, err := evaltest.LoadCases(path, nil)
+		require.Error(t, err)
+		testify.Contains(t, strings.ReplaceAll(err.Error(), filepath.Dir(path)+string(filepath.Separator), ""), tc.want)
+	}
 }
 
 // metric and groups go on the eval's results line.
@@ -280,6 +304,67 @@ func TestDetect(t *testing.T) {
 	require.NoError(t, yaml.Unmarshal([]byte("apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: Arena\nspec: {}"), &doc))
 	_, problems := promptkit.ReadNode("arena.yaml", &doc, nil)
 	require.Len(t, problems, 1)
-	testify.Equal(t, `1: kind: "Arena": a Arena document holds no checks (evalkit reads packs, and Scenario, Eval and RuntimeConfig documents)`, problems[0].String())
+	testify.Equal(t, `1: kind: "Arena": this kind of document holds no checks (evalkit reads packs, and Scenario, Eval and RuntimeConfig documents)`, problems[0].String())
+	// A kind that is missing or not a string is named as such, not as a
+	// document of kind "(no kind)".
+	require.NoError(t, yaml.Unmarshal([]byte("apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: [Scenario]\nspec: {}"), &doc))
+	_, problems = promptkit.ReadNode("list.yaml", &doc, nil)
+	require.Len(t, problems, 1)
+	testify.Equal(t, `1: kind: required, a string: the document's kind (evalkit reads Scenario, Eval and RuntimeConfig documents, and packs)`, problems[0].String())
 	_ = context.Background
+}
+
+// A case none of whose entries ran checked nothing: RunCases skips it,
+// never passes it; a case where one entry ran is judged on that one.
+func TestNothingRunIsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	pack := func(name, evals string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".pack.yaml"), []byte("id: "+name+"\nprompts: {p: {}}\nevals:\n"+evals), 0o644))
+	}
+	pack("sampled", "  - {id: a, type: contains, trigger: sample_sessions, sample_percentage: 0, params: {patterns: [zzz]}}\n")
+	pack("unmet", "  - {id: a, type: contains, trigger: on_session_complete, when: {tool_called: lookup}, params: {patterns: [zzz]}}\n"+
+		"  - {id: b, type: contains, trigger: every_turn, enabled: false, params: {patterns: [zzz]}}\n")
+	pack("one", "  - {id: a, type: contains, trigger: on_session_complete, when: {tool_called: lookup}, params: {patterns: [zzz]}}\n"+
+		"  - {id: b, type: contains, trigger: every_turn, params: {patterns: [hello]}}\n")
+	skipped := map[string]bool{}
+	t.Run("cases", func(t *testing.T) {
+		evaltest.RunCases(t, filepath.Join(dir, "*.pack.yaml"), func(et *evaltest.T, c evaltest.Case) *evalkit.Transcript {
+			tb := et.TB()
+			tb.Cleanup(func() { skipped[c.Name] = tb.Skipped() })
+			return chat("hi", "hello")
+		})
+	})
+	testify.Equal(t, map[string]bool{"sampled/p": true, "unmet/p": true, "one/p": false}, skipped)
+}
+
+// A measurement (an exec eval's score with no threshold) runs the script
+// once per evaluated turn: it ran twice, once to learn it had no
+// threshold and again for its score, doubling the cost of a script that
+// calls a model and reporting the second run's score.
+func TestMeasurementRunsOnce(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh on PATH")
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "runs.log")
+	script := filepath.Join(dir, "count.sh")
+	require.NoError(t, os.WriteFile(script, []byte("cat >/dev/null; echo run >> "+log+"; echo '{\"score\": 0.7, \"detail\": \"ok\"}'\n"), 0o755))
+	config := filepath.Join(dir, "runtime.yaml")
+	require.NoError(t, os.WriteFile(config, []byte("apiVersion: promptkit.altairalabs.ai/v1alpha1\nkind: RuntimeConfig\nmetadata: {name: count}\nspec:\n  evals:\n    counted: {command: sh, args: ["+script+"]}\n"), 0o644))
+	reg := assert.NewRegistry()
+	require.NoError(t, promptkit.BindRuntimeConfig(reg, config))
+	for _, tc := range []struct {
+		trigger string
+		runs    int
+	}{{"on_session_complete", 1}, {"every_turn", 2}} {
+		require.NoError(t, os.WriteFile(log, nil, 0o644))
+		e := promptkit.Entry{Role: promptkit.RoleEval, ID: "c", Type: "counted", Trigger: promptkit.Trigger(tc.trigger), Params: map[string]any{}, Turn: -1}
+		res, err := promptkit.Check{Entry: e, Registry: reg}.Check(context.Background(), chat("q1", "a1", "q2", "a2"))
+		require.NoError(t, err, tc.trigger)
+		testify.True(t, res.Passed, "a measurement passes with its score")
+		testify.InDelta(t, 0.7, res.Score, 1e-9)
+		data, err := os.ReadFile(log)
+		require.NoError(t, err)
+		testify.Equal(t, tc.runs, strings.Count(string(data), "run"), "%s: runs of the script", tc.trigger)
+	}
 }

@@ -150,8 +150,10 @@ func ReadNode(file string, doc *yaml.Node, reg *assert.Registry) (*Document, []P
 		r.runtime(root, d)
 	case "":
 		r.problem(root, "", "not a PromptKit document: want a pack (with $schema or prompts) or an apiVersion/kind document")
+	case "(no kind)":
+		r.problem(root, "kind", "required, a string: the document's kind (evalkit reads Scenario, Eval and RuntimeConfig documents, and packs)")
 	default:
-		r.problem(root, "kind", "%s: a %s document holds no checks (evalkit reads packs, and Scenario, Eval and RuntimeConfig documents)", quote(string(d.Kind)), d.Kind)
+		r.problem(root, "kind", "%s: this kind of document holds no checks (evalkit reads packs, and Scenario, Eval and RuntimeConfig documents)", quote(string(d.Kind)))
 	}
 	return d, r.problems
 }
@@ -247,6 +249,8 @@ func (r *reader) pack(root *yaml.Node, d *Document) {
 			if r.mapping(v, "prompts") {
 				prompts = v
 			}
+		default:
+			r.nearMiss(k, "", "evals", "prompts")
 		}
 	}
 	if d.Name == "" {
@@ -275,6 +279,8 @@ func (r *reader) pack(root *yaml.Node, d *Document) {
 					s.Vars["system_template"] = r.str(f[1], path+".system_template")
 				case "description":
 					s.Description = r.str(f[1], path+".description")
+				default:
+					r.nearMiss(f[0], path, "evals", "validators")
 				}
 			}
 			// Prompt-level evals override pack-level ones by id.
@@ -367,6 +373,11 @@ func (r *reader) spec(root *yaml.Node, d *Document) {
 				if !r.mapping(t, tpath) {
 					continue
 				}
+				for _, f := range fields(t) {
+					if f[0].Value != "assertions" && f[0].Value != "all_turns" {
+						r.nearMiss(f[0], tpath, "assertions", "all_turns")
+					}
+				}
 				if d.Kind == KindEval {
 					at := field(t, "all_turns")
 					if at == nil || !r.mapping(at, tpath+".all_turns") {
@@ -374,6 +385,11 @@ func (r *reader) spec(root *yaml.Node, d *Document) {
 							r.problem(t, tpath, "want all_turns: {assertions: [...]}")
 						}
 						continue
+					}
+					for _, f := range fields(at) {
+						if f[0].Value != "assertions" {
+							r.nearMiss(f[0], tpath+".all_turns", "assertions")
+						}
 					}
 					if as := field(at, "assertions"); as != nil {
 						for _, e := range r.entries(as, tpath+".all_turns.assertions", RoleAssertion) {
@@ -409,6 +425,8 @@ func (r *reader) spec(root *yaml.Node, d *Document) {
 					userTurn++
 				}
 			}
+		default:
+			r.nearMiss(k, "spec", "turns", "conversation_assertions")
 		}
 	}
 	if d.Name == "" {
@@ -530,7 +548,7 @@ func (r *reader) entries(n *yaml.Node, path string, role Role) []Entry {
 		seen := map[string]int{}
 		for _, e := range out {
 			if prev, dup := seen[e.ID]; dup && e.ID != "" {
-				r.problem(nil, path, "id %s is given twice (lines %d and %d)", quote(e.ID), prev, e.Line)
+				r.problems = append(r.problems, Problem{Line: e.Line, Path: path, Msg: fmt.Sprintf("id %s is given twice (lines %d and %d)", quote(e.ID), prev, e.Line)})
 			}
 			seen[e.ID] = e.Line
 		}
@@ -652,6 +670,23 @@ func (r *reader) entry(n *yaml.Node, at string, role Role) (Entry, bool) {
 		}
 	}
 	return e, len(r.problems) == before
+}
+
+// nearMiss reports a key evalkit does not read that is an edit or two
+// from one it does (two for names of six letters or more): a misspelt
+// "evals" or "assertions" would drop its checks without a word. Other
+// keys are PromptKit's own (name, version, tools, ...) and are left alone.
+func (r *reader) nearMiss(k *yaml.Node, path string, known ...string) {
+	for _, name := range known {
+		limit := 1
+		if len(name) >= 6 {
+			limit = 2
+		}
+		if k.Value != name && distance(k.Value, name) <= limit {
+			r.problem(k, path, "field %s: unknown (did you mean %q?): the checks under it would never run", quote(k.Value), name)
+			return
+		}
+	}
 }
 
 func keyNode(m *yaml.Node, name string) *yaml.Node {

@@ -85,8 +85,8 @@ func (u ModelUser) Next(ctx context.Context, tr *evalkit.Transcript) (string, bo
 		return "", false, err
 	}
 	text := strings.TrimSpace(reply.Content)
-	if i := strings.Index(text, StopMarker); i >= 0 {
-		return strings.TrimSpace(text[:i] + text[i+len(StopMarker):]), true, nil
+	if strings.Contains(text, StopMarker) {
+		return strings.TrimSpace(strings.ReplaceAll(text, StopMarker, "")), true, nil
 	}
 	if text == "" {
 		return "", false, fmt.Errorf("the model (%s) wrote an empty message", modelName(u.Model))

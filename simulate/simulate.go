@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/evalkit-go/evalkit"
 )
@@ -159,12 +160,17 @@ var ErrAgentReply = errors.New("not a reply")
 // recording), else a *TurnError — the user's, the agent's or the judge's
 // error, or the agent's turn not being one (ErrAgentReply: no messages, a
 // user or system message, a last message that is not an assistant's with
-// text). Bad options are errors
-// before anything is asked; ctx's end is an error at the turn it ends.
+// text). A panic of the user, the agent or the judge is their error. Bad
+// options are errors before anything is asked; ctx's end is an error at the
+// turn it ends, with its cause (context.Cause), even for a user, agent or
+// judge that ignores ctx: Run stops waiting for it and leaves it running.
 func Run(ctx context.Context, user User, agent Agent, opts ...Option) (*evalkit.Transcript, error) {
 	c := config{maxTurns: DefaultMaxTurns, marker: StopMarker}
 	for _, o := range opts {
 		o(&c)
+	}
+	if mu, ok := user.(*ModelUser); ok && mu == nil {
+		user = nil
 	}
 	switch {
 	case user == nil:
@@ -196,18 +202,27 @@ func Run(ctx context.Context, user User, agent Agent, opts ...Option) (*evalkit.
 		tr.Messages = append(tr.Messages, evalkit.Message{Role: evalkit.RoleSystem, Content: c.system})
 	}
 	for turn := 1; ; turn++ {
-		if err := ctx.Err(); err != nil {
-			return tr, &TurnError{Turn: turn, Who: "user", Err: err}
+		if ctx.Err() != nil {
+			return tr, &TurnError{Turn: turn, Who: "user", Err: context.Cause(ctx)}
 		}
-		text, stop, err := user.Next(ctx, view(tr))
+		type said struct {
+			text string
+			stop bool
+		}
+		seen := view(tr)
+		next, err := call(ctx, func(ctx context.Context) (said, error) {
+			text, stop, err := user.Next(ctx, seen)
+			return said{text, stop}, err
+		})
+		text, stop := next.text, next.stop
 		if miss := (*MissError)(nil); errors.As(err, &miss) {
 			return tr, err // it names the turn where the conversation parts from the recording
 		}
 		if err != nil {
 			return tr, &TurnError{Turn: turn, Who: "user", Err: err}
 		}
-		if i := strings.Index(text, c.marker); i >= 0 {
-			text, stop = strings.TrimSpace(text[:i]+text[i+len(c.marker):]), true
+		if strings.Contains(text, c.marker) {
+			text, stop = strings.TrimSpace(strings.ReplaceAll(text, c.marker, "")), true
 		}
 		if strings.TrimSpace(text) == "" && !stop {
 			return tr, &TurnError{Turn: turn, Who: "user", Err: errors.New("the user said nothing and did not stop")}
@@ -218,7 +233,8 @@ func Run(ctx context.Context, user User, agent Agent, opts ...Option) (*evalkit.
 		if stop {
 			return finish(tr, StopUser, turn-1), nil
 		}
-		msgs, err := callAgent(ctx, agent, view(tr))
+		seen = view(tr)
+		msgs, err := call(ctx, func(ctx context.Context) ([]evalkit.Message, error) { return agent(ctx, seen) })
 		if err == nil {
 			err = checkTurn(msgs)
 		}
@@ -227,7 +243,8 @@ func Run(ctx context.Context, user User, agent Agent, opts ...Option) (*evalkit.
 		}
 		tr.Messages = append(tr.Messages, msgs...)
 		if c.goal != nil {
-			met, err := goalMet(ctx, c.judge, goal, tr)
+			seen = view(tr)
+			met, err := call(ctx, func(ctx context.Context) (bool, error) { return goalMet(ctx, c.judge, goal, seen) })
 			if err != nil {
 				return tr, &TurnError{Turn: turn, Who: "judge", Err: err}
 			}
@@ -258,14 +275,52 @@ func finish(tr *evalkit.Transcript, why string, turns int) *evalkit.Transcript {
 	return tr
 }
 
-// callAgent calls the agent, turning a panic into an error.
-func callAgent(ctx context.Context, agent Agent, tr *evalkit.Transcript) (msgs []evalkit.Message, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			msgs, err = nil, fmt.Errorf("panicked: %v", p)
+// grace is how long a call whose context ended is still waited for: one
+// that honours its context returns at once, with its own error.
+const grace = 50 * time.Millisecond
+
+// call runs f — the user's, the agent's or the judge's code — under ctx
+// and returns what it returns, a panic as an error. When ctx ends before f
+// returns, the run stops waiting for it (f is left to end on its own: an
+// agent that ignores its context would hold the run until go test's
+// -timeout kills the binary, with no message naming the turn) and says
+// why ctx ended; an error f returns as ctx ends says why too.
+func call[V any](ctx context.Context, f func(context.Context) (V, error)) (V, error) {
+	type result struct {
+		v   V
+		err error
+	}
+	guarded := func() (r result) {
+		defer func() {
+			if p := recover(); p != nil {
+				r = result{err: fmt.Errorf("panicked: %v", p)}
+			}
+		}()
+		v, err := f(ctx)
+		return result{v, err}
+	}
+	if ctx.Done() == nil {
+		r := guarded()
+		return r.v, r.err
+	}
+	done := make(chan result, 1)
+	go func() { done <- guarded() }()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case r = <-done:
+		case <-t.C:
+			return r.v, fmt.Errorf("no answer once its context ended (left running): %w", context.Cause(ctx))
 		}
-	}()
-	return agent(ctx, tr)
+	}
+	if cause := context.Cause(ctx); r.err != nil && cause != nil && cause != ctx.Err() && !errors.Is(r.err, cause) {
+		r.err = fmt.Errorf("%w (%v)", r.err, cause)
+	}
+	return r.v, r.err
 }
 
 // checkTurn refuses messages that are not an agent's turn.

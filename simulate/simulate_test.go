@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -323,4 +325,80 @@ func ExampleRun() {
 	// assistant: (reply 3)
 	// user: Thanks.
 	// stop: user
+}
+
+// An agent that ignores its context does not hold the run: once the
+// context ends, Run stops waiting for it (it is left to end on its own)
+// and says which turn and why, where it waited until go test's -timeout
+// killed the binary with no message naming the turn.
+func TestRunStopsWaitingForAnAgentThatIgnoresItsContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		stuck := func(context.Context, *evalkit.Transcript) ([]evalkit.Message, error) {
+			<-release // ignores its context
+			return []evalkit.Message{{Role: evalkit.RoleAssistant, Content: "late"}}, nil
+		}
+		ctx, cancel := context.WithTimeoutCause(t.Context(), time.Minute, errors.New("the test's deadline is near"))
+		defer cancel()
+		start := time.Now()
+		tr, err := simulate.Run(ctx, judgefake.Script{"Cancel my trip.", "Thanks."}, stuck)
+		assert.Less(t, time.Since(start), time.Minute+time.Second)
+		var te *simulate.TurnError
+		require.ErrorAs(t, err, &te)
+		assert.Equal(t, 1, te.Turn)
+		assert.Equal(t, "agent", te.Who)
+		assert.EqualError(t, err, "simulate: turn 1: the agent: no answer once its context ended (left running): the test's deadline is near")
+		assert.Len(t, tr.Messages, 1, "the conversation so far")
+		close(release)
+	})
+
+	// An agent that honours it returns its own error, and the cause beside it.
+	synctest.Test(t, func(t *testing.T) {
+		polite := func(ctx context.Context, _ *evalkit.Transcript) ([]evalkit.Message, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		ctx, cancel := context.WithTimeoutCause(t.Context(), time.Minute, errors.New("the test's deadline is near"))
+		defer cancel()
+		_, err := simulate.Run(ctx, judgefake.Script{"Hi."}, polite)
+		assert.EqualError(t, err, "simulate: turn 1: the agent: context deadline exceeded (the test's deadline is near)")
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+	})
+}
+
+// A user or a judge that panics is an error at its turn, as an agent that
+// panics is, never a panic of the test binary; so is a nil *ModelUser.
+func TestRunPanickingUserAndJudge(t *testing.T) {
+	reply := func(context.Context, *evalkit.Transcript) ([]evalkit.Message, error) {
+		return []evalkit.Message{{Role: evalkit.RoleAssistant, Content: "Done."}}, nil
+	}
+	boom := simulate.UserFunc(func(_ context.Context, tr *evalkit.Transcript) (string, bool, error) {
+		if len(tr.Messages) > 0 {
+			panic("index out of range")
+		}
+		return "Hi.", false, nil
+	})
+	_, err := simulate.Run(t.Context(), boom, reply)
+	assert.EqualError(t, err, "simulate: turn 2: the user: panicked: index out of range")
+
+	_, err = simulate.Run(t.Context(), judgefake.Script{"Hi.", "Bye."}, reply,
+		simulate.StopWhenGoalMet("done"), simulate.WithJudge(evalkit.JudgeFunc(func(context.Context, evalkit.JudgeRequest) (evalkit.Verdict, error) {
+			panic("nil map")
+		})))
+	assert.EqualError(t, err, "simulate: turn 1: the judge: panicked: nil map")
+
+	var nobody *simulate.ModelUser
+	_, err = simulate.Run(t.Context(), nobody, reply)
+	assert.EqualError(t, err, "simulate: no user")
+}
+
+// Every stop marker in a user's message is stripped, not the first alone.
+func TestRunStripsEveryStopMarker(t *testing.T) {
+	reply := func(context.Context, *evalkit.Transcript) ([]evalkit.Message, error) {
+		return []evalkit.Message{{Role: evalkit.RoleAssistant, Content: "Done."}}, nil
+	}
+	tr, err := simulate.Run(t.Context(), judgefake.Script{"Hi.", "Thanks! ###STOP### ###STOP###"}, reply)
+	require.NoError(t, err)
+	assert.Equal(t, "Thanks!", tr.Messages[len(tr.Messages)-1].Content)
+	assert.Equal(t, simulate.StopUser, simulate.StopReason(tr))
 }

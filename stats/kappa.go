@@ -3,6 +3,7 @@ package stats
 import (
 	"errors"
 	"fmt"
+	"math/big"
 )
 
 // CohenKappa measures how far two raters agree on nominal categories beyond
@@ -22,8 +23,14 @@ func CohenKappa(table [][]int) (float64, error) {
 	if k == 0 {
 		return 0, errors.New("stats: Cohen's kappa: an empty table")
 	}
-	rows, cols := make([]float64, k), make([]float64, k)
-	n, agree := 0.0, 0.0
+	// In integers, κ = (n·agree − Σ rows·cols)/(n² − Σ rows·cols), divided
+	// once: a κ equal to a bar (0.4 of [[1 0] [1 1]]) is not rounded below
+	// it, as (p_o − p_e)/(1 − p_e) in float64 rounded 342 small tables.
+	rows, cols := make([]*big.Int, k), make([]*big.Int, k)
+	for i := range k {
+		rows[i], cols[i] = new(big.Int), new(big.Int)
+	}
+	n, agree := new(big.Int), new(big.Int)
 	for i, row := range table {
 		if len(row) != k {
 			return 0, fmt.Errorf("stats: Cohen's kappa: row %d has %d counts, want %d (a square table)", i, len(row), k)
@@ -32,26 +39,29 @@ func CohenKappa(table [][]int) (float64, error) {
 			if c < 0 {
 				return 0, fmt.Errorf("stats: Cohen's kappa: count [%d][%d] is %d, want at least 0", i, j, c)
 			}
-			f := float64(c)
-			rows[i] += f
-			cols[j] += f
-			n += f
+			f := big.NewInt(int64(c))
+			rows[i].Add(rows[i], f)
+			cols[j].Add(cols[j], f)
+			n.Add(n, f)
 			if i == j {
-				agree += f
+				agree.Add(agree, f)
 			}
 		}
 	}
-	if n == 0 {
+	if n.Sign() == 0 {
 		return 0, errors.New("stats: Cohen's kappa: no items rated")
 	}
-	chance := 0.0
+	chance := new(big.Int)
 	for i := range k {
-		chance += rows[i] / n * cols[i] / n
+		chance.Add(chance, new(big.Int).Mul(rows[i], cols[i]))
 	}
-	if chance >= 1 {
+	den := new(big.Int).Sub(new(big.Int).Mul(n, n), chance)
+	if den.Sign() <= 0 {
 		return 0, errors.New("stats: Cohen's kappa: both raters put every item in one category, so agreement beyond chance is undefined")
 	}
-	return (agree/n - chance) / (1 - chance), nil
+	num := new(big.Int).Sub(new(big.Int).Mul(n, agree), chance)
+	kappa, _ := new(big.Rat).SetFrac(num, den).Float64()
+	return kappa, nil
 }
 
 // Confusion is the 2×2 table of a pass/fail judge against a reference (the

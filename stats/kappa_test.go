@@ -2,6 +2,7 @@ package stats_test
 
 import (
 	"fmt"
+	"math/big"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,4 +102,33 @@ func ExampleConfusion() {
 	tnr, _ := c.TNR()
 	fmt.Printf("accuracy %.2f, kappa %.2f, TPR %.2f, TNR %.2f\n", acc, k, tpr, tnr)
 	// Output: accuracy 0.70, kappa 0.40, TPR 0.80, TNR 0.60
+}
+
+// κ is the exact rational rounded once: over every 2×2 table of up to 12
+// per cell, it equals (n·agree − Σ rows·cols)/(n² − Σ rows·cols) in
+// big.Rat, so a judge whose κ is exactly a bar (0.4, 0.6) meets it.
+func TestCohenKappaIsExact(t *testing.T) {
+	for tp := 0; tp <= 12; tp++ {
+		for fn := 0; fn <= 12; fn++ {
+			for fp := 0; fp <= 12; fp++ {
+				for tn := 0; tn <= 12; tn++ {
+					c := stats.Confusion{TP: tp, FN: fn, FP: fp, TN: tn}
+					n := int64(c.N())
+					chance := int64(tp+fn)*int64(tp+fp) + int64(fp+tn)*int64(fn+tn)
+					got, err := c.Kappa()
+					if n*n == chance {
+						require.Error(t, err, "%+v", c)
+						continue
+					}
+					require.NoError(t, err)
+					want, _ := big.NewRat(n*int64(tp+tn)-chance, n*n-chance).Float64()
+					require.Equal(t, want, got, "%+v", c)
+				}
+			}
+		}
+	}
+	k, err := stats.CohenKappa([][]int{{1, 0}, {1, 1}})
+	require.NoError(t, err)
+	assert.Equal(t, 0.4, k)
+	assert.False(t, k < 0.4, "at the bar, not below it")
 }

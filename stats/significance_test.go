@@ -2,6 +2,7 @@ package stats_test
 
 import (
 	"fmt"
+	"math/big"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,4 +105,112 @@ func ExampleMcNemarExact() {
 	p, _ := stats.McNemarExact(5, 0, stats.Greater)
 	fmt.Printf("p = %.4f\n", p)
 	// Output: p = 0.0312
+}
+
+// A p-value equal to a level is not below it: the exact rational, rounded
+// once, is what the gate compares. Fisher's test of 3 of 3 passes against
+// 0 of 3 is 1/C(6,3) = 1/20, and summing its terms from log-gamma gave
+// 0.04999999999999996 — "significant at 0.05" — as it gave 0.4999999999999999
+// for 3 of 5 changed pairs (McNemar, P(X ≥ 3) = 1/2).
+func TestSignificanceAtTheLevel(t *testing.T) {
+	p, err := stats.FisherExact(3, 0, 0, 3, stats.Greater)
+	require.NoError(t, err)
+	assert.Equal(t, 0.05, p, "1/20, exactly as the level 0.05 reads")
+	assert.False(t, p < 0.05)
+	p, err = stats.FisherExact(0, 3, 3, 0, stats.Less)
+	require.NoError(t, err)
+	assert.Equal(t, 0.05, p)
+	p, err = stats.FisherExact(3, 0, 0, 3, stats.TwoSided)
+	require.NoError(t, err)
+	assert.Equal(t, 0.1, p)
+	p, err = stats.McNemarExact(3, 2, stats.Greater)
+	require.NoError(t, err)
+	assert.Equal(t, 0.5, p)
+}
+
+// Every one-sided and two-sided McNemar p-value up to 60 changed pairs is
+// the float64 nearest the exact binomial tail, counted in uint64.
+func TestMcNemarExactIsExact(t *testing.T) {
+	for n := 1; n <= 60; n++ {
+		c := make([]uint64, n+1) // C(n, k)
+		c[0] = 1
+		for k := 1; k <= n; k++ {
+			c[k] = c[k-1] * uint64(n-k+1) / uint64(k)
+		}
+		tail := func(from, to int) float64 {
+			var s uint64
+			for k := from; k <= to; k++ {
+				s += c[k]
+			}
+			f, _ := new(big.Rat).SetFrac(new(big.Int).SetUint64(s), new(big.Int).Lsh(big.NewInt(1), uint(n))).Float64()
+			return f
+		}
+		for b := 0; b <= n; b++ {
+			p, err := stats.McNemarExact(b, n-b, stats.Greater)
+			require.NoError(t, err)
+			require.Equal(t, tail(b, n), p, "n=%d b=%d greater", n, b)
+			p, err = stats.McNemarExact(b, n-b, stats.Less)
+			require.NoError(t, err)
+			require.Equal(t, tail(0, b), p, "n=%d b=%d less", n, b)
+		}
+	}
+}
+
+// FisherExact against the hypergeometric probabilities written with
+// factorials, in exact rationals, over every table of up to 6 per cell;
+// and the float64 path above ExactN agrees with the exact one below it.
+func TestFisherExactIsExact(t *testing.T) {
+	fact := func(n int) *big.Int { return new(big.Int).MulRange(1, int64(max(n, 1))) }
+	prob := func(a, b, c, d int) *big.Rat {
+		num := new(big.Int).Mul(fact(a+b), fact(c+d))
+		num.Mul(num, fact(a+c))
+		num.Mul(num, fact(b+d))
+		den := new(big.Int).Mul(fact(a), fact(b))
+		den.Mul(den, fact(c))
+		den.Mul(den, fact(d))
+		den.Mul(den, fact(a+b+c+d))
+		return new(big.Rat).SetFrac(num, den)
+	}
+	for a := 0; a <= 6; a++ {
+		for b := 0; b <= 6; b++ {
+			for c := 0; c <= 6; c++ {
+				for d := 0; d <= 6; d++ {
+					greater, less := new(big.Rat), new(big.Rat)
+					for x := 0; x <= a+b && x <= a+c; x++ {
+						y := a + c - x // the table with x in a's cell, margins kept
+						if y < 0 || b+a-x < 0 || d-a+x < 0 {
+							continue
+						}
+						q := prob(x, a+b-x, y, d-a+x)
+						if x >= a {
+							greater.Add(greater, q)
+						}
+						if x <= a {
+							less.Add(less, q)
+						}
+					}
+					wantG, _ := greater.Float64()
+					wantL, _ := less.Float64()
+					p, err := stats.FisherExact(a, b, c, d, stats.Greater)
+					require.NoError(t, err)
+					require.Equal(t, min(1, wantG), p, "[[%d %d] [%d %d]] greater", a, b, c, d)
+					p, err = stats.FisherExact(a, b, c, d, stats.Less)
+					require.NoError(t, err)
+					require.Equal(t, min(1, wantL), p, "[[%d %d] [%d %d]] less", a, b, c, d)
+				}
+			}
+		}
+	}
+	// Both sides of ExactN: 2049+2048 items exact, 2049+2049 in float64.
+	exact, err := stats.FisherExact(1100, 948, 1000, 1000, stats.Greater)
+	require.NoError(t, err)
+	float, err := stats.FisherExact(1100, 949, 1000, 1000, stats.Greater)
+	require.NoError(t, err)
+	assert.InEpsilon(t, exact, float, 0.05, "one more failure moves p a little")
+	m1, err := stats.McNemarExact(2100, 1996, stats.Greater)
+	require.NoError(t, err)
+	m2, err := stats.McNemarExact(2100, 1997, stats.Greater)
+	require.NoError(t, err)
+	assert.Less(t, m1, m2)
+	assert.InEpsilon(t, m1, m2, 0.2)
 }

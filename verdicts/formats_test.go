@@ -180,13 +180,23 @@ func ExampleFormat_Parse() {
 	// evalkit: unreadable judge verdict: arena-hard/1: two different verdicts, [[A>B]] and [[B>A]]: the benchmark's rule needs one distinct label
 }
 
-// The regular-expression rules read at most 256 KiB: a longer answer is
-// refused with its size, in bounded time.
+// Long answers are read whole, as short ones: the rules scan in one pass
+// (scan.go), where they once refused an answer over 256 KiB.
 func TestFormatsLongAnswer(t *testing.T) {
-	long := strings.Repeat("Result: A\n", 30000) + "GRADE: C"
-	for _, f := range []*verdicts.Format{verdicts.PrometheusAbsolute, verdicts.PrometheusRelative, verdicts.InspectGrade} {
-		_, err := f.Parse(long, five)
-		assert.ErrorIs(t, err, evalkit.ErrUnreadableVerdict, f.Name())
-		assert.ErrorContains(t, err, "more than this format's rule reads", f.Name())
-	}
+	prose := strings.Repeat("The response covers the main points but misses the refund window. ", 64<<10) // 4 MiB
+	v, err := verdicts.PrometheusAbsolute.Parse("Feedback: "+prose+"[RESULT] 4\n", five)
+	require.NoError(t, err)
+	assert.Equal(t, 4.0, v.RawScore)
+	v, err = verdicts.PrometheusRelative.Parse(prose+"\n[RESULT] B", five)
+	require.NoError(t, err)
+	assert.Equal(t, "B", v.Label)
+	v, err = verdicts.InspectGrade.Parse(prose+"\nGRADE: C", five)
+	require.NoError(t, err)
+	assert.Equal(t, "C", v.Label)
+
+	lines := strings.Repeat("Result: A\n", 400_000) // 4 MB of verdict lines, one of them different
+	_, err = verdicts.PrometheusRelative.Parse(lines+"Result: B\n", five)
+	assert.ErrorContains(t, err, "two different results, A and B")
+	_, err = verdicts.InspectGrade.Parse(strings.Repeat("GRADE: C\n", 400_000)+"GRADE: I", five)
+	assert.ErrorContains(t, err, "two different grades, C and I")
 }

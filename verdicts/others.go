@@ -1,7 +1,6 @@
 package verdicts
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -17,8 +16,7 @@ import (
 // [Result]:, "score of"; any case), an integer, at most a closing bracket,
 // "/5" or "out of 5", then only white space to the end; 1 to 5. The same
 // rule here. Deviation: a marker earlier in the answer with another number
-// ("[RESULT] 2 ... [RESULT] 4") is an error, not ignored; an answer over
-// 256 KiB is refused unread.
+// ("[RESULT] 2 ... [RESULT] 4") is an error, not ignored.
 var PrometheusAbsolute = &Format{
 	name:         "prometheus-absolute/2",
 	source:       "prometheus-eval/prometheus-eval libs/prometheus-eval/prometheus_eval/parser.py",
@@ -26,41 +24,21 @@ var PrometheusAbsolute = &Format{
 	parse:        parsePrometheusAbsolute,
 }
 
-var (
-	promAbsEnd = regexp.MustCompile(`(?i)(?:\[RESULT\]|\[SCORE\]|Score:?|Result:?|\[Result\]:?|score\s+of)\s*(?:[(\[]|\s)*(\d+)(?:(?:[)\]]|\s)|/\s*5|\s*out\s*of\s*5)?\s*$`)
-	promAbsAll = regexp.MustCompile(`(?i)\[RESULT\]\s*(?:[(\[]|\s)*(\d+)`)
-)
-
-// maxScanned bounds the answers the regular-expression rules (Prometheus,
-// inspect) read, in bytes: their verdicts end a feedback paragraph, and a
-// longer answer is refused rather than scanned for seconds.
-const maxScanned = 256 << 10
-
-func tooLong(name, raw string) error {
-	if len(raw) > maxScanned {
-		return unreadable(name, "the answer is %d bytes, more than this format's rule reads (%d): a verdict of this format ends a feedback of a few paragraphs", len(raw), maxScanned)
-	}
-	return nil
-}
-
 func parsePrometheusAbsolute(raw string, scale evalkit.Scale) (evalkit.Verdict, error) {
-	if err := tooLong("prometheus-absolute/2", raw); err != nil {
-		return evalkit.Verdict{}, err
-	}
 	if scale != (evalkit.Scale{Min: 1, Max: 5}) {
 		return evalkit.Verdict{}, unreadable("prometheus-absolute/2", "the format scores 1 to 5, but the request's scale is [%v, %v]: set its Scale to 1–5", scale.Min, scale.Max)
 	}
-	m := promAbsEnd.FindStringSubmatch(raw)
-	if m == nil {
+	result, ok := promAbsEnd(raw)
+	if !ok {
 		return evalkit.Verdict{}, unreadable("prometheus-absolute/2", "the answer does not end with \"[RESULT] n\"; it ends %s", tail(raw))
 	}
-	n, err := strconv.Atoi(m[1])
+	n, err := strconv.Atoi(result)
 	if err != nil || n < 1 || n > 5 {
-		return evalkit.Verdict{}, unreadable("prometheus-absolute/2", "the result %s is not an integer from 1 to 5", quote(m[1], 20))
+		return evalkit.Verdict{}, unreadable("prometheus-absolute/2", "the result %s is not an integer from 1 to 5", quote(result, 20))
 	}
-	for _, o := range promAbsAll.FindAllStringSubmatch(raw, -1) {
-		if o[1] != m[1] {
-			return evalkit.Verdict{}, unreadable("prometheus-absolute/2", "two different results, [RESULT] %s and [RESULT] %s", quote(o[1], 20), m[1])
+	for _, o := range promAbsAll(raw) {
+		if o != result {
+			return evalkit.Verdict{}, unreadable("prometheus-absolute/2", "two different results, [RESULT] %s and [RESULT] %s", quote(o, 20), result)
 		}
 	}
 	norm, _ := scale.Normalize(float64(n))
@@ -75,7 +53,7 @@ func parsePrometheusAbsolute(raw string, scale evalkit.Scale) (evalkit.Verdict, 
 // [Response, [Result], [Result:, or "Result:" at a line's start; any case)
 // followed by A or B, an optional "]", and the end of a line. The same rule
 // here. Deviation: a second such verdict naming the other answer is an
-// error, not ignored; an answer over 256 KiB is refused unread. Label is
+// error, not ignored. Label is
 // "A" or "B"; Preference A>B or B>A.
 var PrometheusRelative = &Format{
 	name:         "prometheus-relative/2",
@@ -84,20 +62,15 @@ var PrometheusRelative = &Format{
 	parse:        parsePrometheusRelative,
 }
 
-var promRel = regexp.MustCompile(`(?im)(?:\[RESULT\]|\[RESULT:\s*|\[Response\s+|\[Result\](?:\s+Response)?|\[Result:\s*|(?:^|\n)Result:?\s*)\s*(A|B)\]?[ \t\r]*$`)
-
 func parsePrometheusRelative(raw string, _ evalkit.Scale) (evalkit.Verdict, error) {
-	if err := tooLong("prometheus-relative/2", raw); err != nil {
-		return evalkit.Verdict{}, err
-	}
-	ms := promRel.FindAllStringSubmatch(raw, -1)
+	ms := promRel(raw)
 	if ms == nil {
 		return evalkit.Verdict{}, unreadable("prometheus-relative/2", "no \"[RESULT] A\" or \"[RESULT] B\" at the end of a line; the answer ends %s", tail(raw))
 	}
-	w := strings.ToUpper(ms[0][1])
+	w := ms[0]
 	for _, m := range ms[1:] {
-		if strings.ToUpper(m[1]) != w {
-			return evalkit.Verdict{}, unreadable("prometheus-relative/2", "two different results, %s and %s", w, strings.ToUpper(m[1]))
+		if m != w {
+			return evalkit.Verdict{}, unreadable("prometheus-relative/2", "two different results, %s and %s", w, m)
 		}
 	}
 	return evalkit.Verdict{Label: w, Preference: &evalkit.Preference{Winner: w, Strength: 1}}, nil
@@ -161,8 +134,7 @@ func parseVicunaPair(raw string, scale evalkit.Scale) (evalkit.Verdict, error) {
 // the whole completion, which only its last line can match. The same rule
 // here, the letter read in upper case. Deviation: a letter run on into a
 // word ("GRADE: CI", "GRADE: Correct") is an error, not its first letter;
-// a GRADE line earlier with another letter is an error; an answer over
-// 256 KiB is refused unread. Label is the
+// a GRADE line earlier with another letter is an error. Label is the
 // letter; Passed is true for C, false for I, unset for P.
 var InspectGrade = &Format{
 	name:         "inspect-grade/1",
@@ -171,26 +143,18 @@ var InspectGrade = &Format{
 	parse:        parseInspectGrade,
 }
 
-var (
-	inspectLast = regexp.MustCompile(`(?i)GRADE\s*:\s*([CPI])([^\n]*)\n?$`)
-	inspectAll  = regexp.MustCompile(`(?i)GRADE\s*:\s*([CPI])\b`)
-)
-
 func parseInspectGrade(raw string, _ evalkit.Scale) (evalkit.Verdict, error) {
-	if err := tooLong("inspect-grade/1", raw); err != nil {
-		return evalkit.Verdict{}, err
-	}
-	m := inspectLast.FindStringSubmatch(raw)
-	if m == nil {
+	letter, rest, ok := inspectLast(raw)
+	if !ok {
 		return evalkit.Verdict{}, unreadable("inspect-grade/1", "the last line holds no \"GRADE: C\", \"GRADE: P\" or \"GRADE: I\"; the answer ends %s", tail(raw))
 	}
-	if rest := m[2]; rest != "" && isLetter(rest[0]) {
-		return evalkit.Verdict{}, unreadable("inspect-grade/1", "the grade %s runs on into a word: which letter is meant cannot be told", quote(m[1]+rest, 40))
+	if rest != "" && isLetter(rest[0]) {
+		return evalkit.Verdict{}, unreadable("inspect-grade/1", "the grade %s runs on into a word: which letter is meant cannot be told", quote(letter+rest, 40))
 	}
-	g := strings.ToUpper(m[1])
-	for _, o := range inspectAll.FindAllStringSubmatch(raw, -1) {
-		if strings.ToUpper(o[1]) != g {
-			return evalkit.Verdict{}, unreadable("inspect-grade/1", "two different grades, %s and %s", strings.ToUpper(o[1]), g)
+	g := strings.ToUpper(letter)
+	for _, o := range inspectAll(raw) {
+		if strings.ToUpper(o) != g {
+			return evalkit.Verdict{}, unreadable("inspect-grade/1", "two different grades, %s and %s", strings.ToUpper(o), g)
 		}
 	}
 	v := evalkit.Verdict{Label: g}

@@ -109,10 +109,17 @@ func (p *PairJudge) Judge(ctx context.Context, req evalkit.JudgeRequest) (evalki
 }
 
 // Combine combines the verdicts of a pair's two games, game 2 judged with
-// the answers swapped, as BothWays does (see it for the rule).
+// the answers swapped, as BothWays does (see it for the rule). A game
+// without a preference, or with one that is none of the five (A>>B, A>B,
+// A=B, B>A, B>>A), is an error.
 func Combine(game1, game2 evalkit.Verdict, rule Inconsistent) (evalkit.Verdict, error) {
 	if game1.Preference == nil || game2.Preference == nil {
 		return evalkit.Verdict{}, errNoPreference
+	}
+	for i, g := range []evalkit.Verdict{game1, game2} {
+		if p := *g.Preference; !validPreference(p) {
+			return evalkit.Verdict{}, fmt.Errorf("verdicts: game %d of 2: the preference %s is none of A>>B, A>B, A=B, B>A, B>>A", i+1, p)
+		}
 	}
 	a, b := *game1.Preference, game2.Preference.Swapped()
 	why := fmt.Sprintf("game 1: %s; game 2 (answers swapped): %s, which is %s in game 1's order", a, game2.Preference, b)
@@ -136,6 +143,11 @@ func Combine(game1, game2 evalkit.Verdict, rule Inconsistent) (evalkit.Verdict, 
 		v.Usage.CostUSD += g.Usage.CostUSD
 	}
 	return v, nil
+}
+
+// validPreference reports whether p is one of the five preferences.
+func validPreference(p evalkit.Preference) bool {
+	return (p.Winner == "A" || p.Winner == "B") && (p.Strength == 1 || p.Strength == 2) || p.Winner == "" && p.Strength == 0
 }
 
 // Consistent reports whether a verdict judged both ways had two games

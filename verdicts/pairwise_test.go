@@ -190,6 +190,15 @@ func TestBothWaysCombine(t *testing.T) {
 	_, err = verdicts.BothWays(noPref, verdicts.Tie).Judge(ctx, req)
 	assert.ErrorContains(t, err, "states no preference")
 
+	// A preference that is none of the five is never combined: A at
+	// strength 7 both ways gave a tie, and a winnerless strength 1 the
+	// label Preference{"", 1}.
+	for _, bad := range []evalkit.Preference{{Winner: "A", Strength: 7}, {Winner: "", Strength: 1}, {Winner: "C", Strength: 1}} {
+		odd := judgefake.Fixed(evalkit.Verdict{Label: "odd", Preference: &bad})
+		_, err = verdicts.BothWays(odd, verdicts.Tie).Judge(ctx, req)
+		assert.ErrorContains(t, err, "is none of A>>B, A>B, A=B, B>A, B>>A", "%v", bad)
+	}
+
 	_, err = verdicts.BothWays(noPref, verdicts.Tie).Judge(ctx, evalkit.JudgeRequest{Criteria: "x", Content: "a"})
 	assert.ErrorContains(t, err, "no ContentB")
 
@@ -227,4 +236,26 @@ func TestAnthropicJudgeFormat(t *testing.T) {
 	assert.NotContains(t, body, "tools")
 	assert.NotContains(t, body, "tool_choice")
 	assert.Contains(t, body["messages"].([]any)[0].(map[string]any)["content"], `"[[A]]" if assistant A is better`)
+}
+
+// A panel of three pairwise judges judged both ways: each game is the
+// panel's majority preference, and the pair combines and grades.
+func TestBothWaysPanel(t *testing.T) {
+	ctx := context.Background()
+	req := evalkit.JudgeRequest{Criteria: "better?", Content: "a", ContentB: "b", Format: verdicts.ArenaHard}
+	member := func(game1, game2 string) evalkit.Judge {
+		return evalkit.JudgeFunc(func(_ context.Context, r evalkit.JudgeRequest) (evalkit.Verdict, error) {
+			if r.Game == 1 {
+				return evalkit.ParseVerdictFor(r, "My final verdict is "+game1)
+			}
+			return evalkit.ParseVerdictFor(r, "My final verdict is "+game2)
+		})
+	}
+	panel := evalkit.Panel([]evalkit.Judge{member("[[A>>B]]", "[[B>A]]"), member("[[A>B]]", "[[B>A]]"), member("[[A>B]]", "[[A>B]]")}, evalkit.Majority)
+	v, err := verdicts.BothWays(panel, verdicts.Refuse).Judge(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, "A>B", v.Label)
+	ok, err := evassert.GradeVerdict(v, evassert.Passing{Prefer: &evassert.Prefer{Winner: "A", Strength: 1}})
+	require.NoError(t, err)
+	assert.True(t, ok)
 }

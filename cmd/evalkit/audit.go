@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
@@ -44,8 +45,8 @@ whose verdict changed are written as EVALKIT_MODE=refresh writes them, and
 nothing else in the file changes.
 
 Exit status: 0 when no more verdicts flipped than -max-flips, 1 when more
-did, a judge call failed, the budget ran out or nothing could be audited,
-2 for a bad command line.
+did, a judge call failed, the budget or -timeout ran out or nothing could
+be audited, 2 for a bad command line.
 
 flags:
 `
@@ -72,11 +73,12 @@ func audit(args []string, stdout, stderr io.Writer) int {
 	fl.Float64Var(&o.maxCost, "max-cost", cost, "the most US dollars the judges may spend; -1: no limit (default $EVALKIT_MAX_COST_USD)")
 	fl.Float64Var(&o.passScore, "pass-score", 0.5, "a verdict with a score and no pass/fail or label passes at this `score` or more, in [0,1]")
 	fl.IntVar(&o.maxFlips, "max-flips", 0, "exit 1 when more than `N` verdicts flipped")
+	fl.DurationVar(&o.timeout, "timeout", 30*time.Minute, "stop asking after this `long`: the entries not answered by then could not be audited (0: no limit)")
 	fl.BoolVar(&o.update, "update", false, "write the new verdicts of the audited entries that changed")
 	mdOut := fl.String("md", "", "also write the audit as Markdown to `FILE` (\"-\": standard output)")
 	htmlOut := fl.String("html", "", "also write the audit as an HTML page to `FILE`")
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	switch {
 	case o.n < 1:
@@ -84,6 +86,9 @@ func audit(args []string, stdout, stderr io.Writer) int {
 		return 2
 	case o.fraction != 0 && !(o.fraction > 0 && o.fraction <= 1):
 		fmt.Fprintf(stderr, "evalkit golden audit: -fraction %v: want a share in (0,1], such as 0.1\n", o.fraction)
+		return 2
+	case o.timeout < 0:
+		fmt.Fprintf(stderr, "evalkit golden audit: -timeout %v: want a duration of 0 or more, such as 30m\n", o.timeout)
 		return 2
 	case !(o.passScore >= 0 && o.passScore <= 1):
 		fmt.Fprintf(stderr, "evalkit golden audit: -pass-score %v: want a score in [0,1]\n", o.passScore)
@@ -138,6 +143,7 @@ type auditOptions struct {
 	passScore float64
 	maxFlips  int
 	update    bool
+	timeout   time.Duration
 }
 
 // budgetFromEnv reads the judge budget's variables, as evaltest does:
@@ -269,6 +275,13 @@ func runAudit(ctx context.Context, paths []string, o auditOptions) (*auditReport
 	})
 	meter := &auditMeter{maxCalls: o.maxCalls, maxUSD: o.maxCost}
 	ctx = judgehttp.WithMeter(ctx, meter)
+	if o.timeout > 0 {
+		// A judge that stalls is retried, each attempt for minutes: twenty
+		// entries could hold a scheduled CI job for hours.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, o.timeout, fmt.Errorf("the audit's -timeout %v ran out", o.timeout))
+		defer cancel()
+	}
 	for len(sample) > 0 {
 		path := sample[0].path
 		n := 1
@@ -300,7 +313,7 @@ func (r *auditReport) auditFile(ctx context.Context, path string, cands []candid
 	}
 	defer os.RemoveAll(dir)
 	scratch := filepath.Join(dir, filepath.Base(path))
-	if err := os.WriteFile(scratch, data, 0o644); err != nil {
+	if err := writeOutput(scratch, data); err != nil {
 		return err
 	}
 	var rec *golden.Recorder
@@ -313,6 +326,11 @@ func (r *auditReport) auditFile(ctx context.Context, path string, cands []candid
 		row := auditRow{Path: path, Key: c.entry.Key, Criteria: c.entry.Request.Criteria, Recorded: c.entry.Verdict}
 		if meter.over != "" {
 			row.Err = fmt.Errorf("not asked: %s", meter.over)
+			r.Rows = append(r.Rows, row)
+			continue
+		}
+		if ctx.Err() != nil {
+			row.Err = fmt.Errorf("not asked: %w", context.Cause(ctx))
 			r.Rows = append(r.Rows, row)
 			continue
 		}
@@ -334,6 +352,9 @@ func (r *auditReport) auditFile(ctx context.Context, path string, cands []candid
 		}
 		recs[a] = jr
 		row.Live, _, row.Err = jr.JudgeOrigin(ctx, c.req)
+		if row.Err != nil && ctx.Err() != nil {
+			row.Err = fmt.Errorf("%w (%v)", row.Err, context.Cause(ctx))
+		}
 		r.Rows = append(r.Rows, row)
 	}
 	if rec == nil || !o.update {

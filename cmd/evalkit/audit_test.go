@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -283,4 +284,25 @@ func TestAuditJudgeSet(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "not auditable: 10 entries: no judge of -judges has the recorded identity openai gpt-4.1-mini (prompt evalkit-judge/1)\n")
 	assert.Equal(t, "evalkit golden audit: nothing to audit: none of the 10 entries can be asked again\n", errOut)
+}
+
+// A judge that stalls holds the audit no longer than -timeout: each
+// attempt would wait minutes and be retried. The entries not answered
+// by then could not be audited, and the audit fails saying why.
+func TestAuditTimeoutOnAStalledJudge(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-test-audit-000000")
+	path := recordPolite(t)
+	srv := judgefake.NewServer(slices.Repeat([]judgefake.Reply{{Text: politeAnswer(0, 8), Delay: time.Hour}}, 3)...)
+	defer srv.Close()
+	start := time.Now()
+	code, out, errOut := runCLI("golden", "audit", "-n", "3", "-timeout", "300ms", "-base-url", srv.URL, path)
+	assert.Less(t, time.Since(start), 30*time.Second)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "evalkit golden audit: 3 of 3 sampled entries could not be audited\n", errOut)
+	assert.Contains(t, out, "the audit's -timeout 300ms ran out")
+	assert.Equal(t, 2, strings.Count(out, "not asked: the audit's -timeout 300ms ran out"), out)
+
+	code, _, errOut = runCLI("golden", "audit", "-timeout", "-1s", path)
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "evalkit golden audit: -timeout -1s: want a duration of 0 or more, such as 30m\n", errOut)
 }

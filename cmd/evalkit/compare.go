@@ -21,7 +21,8 @@ const compareUsage = `usage: evalkit compare [flags] BASE NEW
 Compares two runs' results files (JSON Lines written by go test with
 EVALKIT_REPORT or -artifacts). BASE and NEW are each a results file, a
 directory holding *.jsonl (the shards of a run), or a quoted glob
-('base/*.jsonl'). Checks pair by test, case and check as written.
+('base/*.jsonl'). Checks pair by package, test, case and check as written
+(by test, case and check when a run's lines name no package).
 
 It shows the flips (pass→fail, fail→pass, new errors, errors cleared, new and
 removed checks), pass rates per check type and per tag with McNemar's exact
@@ -33,7 +34,10 @@ and an HTML page.
 Exit status: 0 when the gate passes, 1 when it fails or a file cannot be
 read, 2 for a bad command line. The gate fails on a significant regression
 (p < -alpha, one-sided: NEW worse), on more checks getting worse (pass→fail,
-or a new error) than -max-flips, and on either within a tag named by -tag.
+or a new error) than -max-flips, on either within a tag named by -tag, and
+on more checks without a verdict in NEW than -max-errors (default 0: a
+check that could not be evaluated — a replay miss, a judge's error — is
+never taken for no regression).
 
 flags:
 `
@@ -49,13 +53,14 @@ func compare(args []string, stdout, stderr io.Writer) int {
 	var g gate
 	fl.Float64Var(&g.alpha, "alpha", 0.05, "significance `level` of the regression gate: a one-sided p below it fails (0: no significance gate)")
 	fl.IntVar(&g.maxFlips, "max-flips", -1, "fail when more than `N` checks got worse (pass→fail or a new error); -1: no limit")
+	fl.IntVar(&g.maxErrors, "max-errors", 0, "fail when more than `N` checks have no verdict in NEW where BASE had one, or are new and have none (new errors); -1: no limit")
 	fl.Var(tagLimits{&g.tags}, "tag", "gate the checks of a tag on their own: `TAG=N` fails on more than N checks of TAG getting worse, or on their significant regression (repeatable)")
 	mdOut := fl.String("md", "", "write the comparison as Markdown to `FILE` (\"-\": standard output)")
 	htmlOut := fl.String("html", "", "write the comparison as an HTML page to `FILE`")
 	title := fl.String("title", "evalkit compare", "the comparison's title")
 	quiet := fl.Bool("q", false, "print no summary, only the gate's verdict")
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	if fl.NArg() != 2 {
 		fl.Usage()
@@ -66,7 +71,7 @@ func compare(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	base, err := readSide(fl.Arg(0))
-	if err == nil && len(base.lines) == 0 {
+	if err == nil && len(base.all) == 0 {
 		err = fmt.Errorf("no check results in %s", strings.Join(base.files, ", "))
 	}
 	if err != nil {
@@ -74,13 +79,14 @@ func compare(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	head, err := readSide(fl.Arg(1))
-	if err == nil && len(head.lines) == 0 {
+	if err == nil && len(head.all) == 0 {
 		err = fmt.Errorf("no check results in %s", strings.Join(head.files, ", "))
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "evalkit compare: NEW:", err)
 		return 1
 	}
+	pairBy(&base, &head)
 	c := compareRuns(*title, base, head, g)
 	if !*quiet {
 		if err := emit(stdout, "", []byte(renderCompareText(c))); err != nil {
@@ -116,9 +122,10 @@ func compare(args []string, stdout, stderr io.Writer) int {
 
 // gate is what fails a comparison.
 type gate struct {
-	alpha    float64
-	maxFlips int
-	tags     map[string]int // tag → most checks that may get worse
+	alpha     float64
+	maxFlips  int
+	maxErrors int
+	tags      map[string]int // tag → most checks that may get worse
 }
 
 // tagLimits is the -tag flag: TAG=N, repeatable.
@@ -158,22 +165,56 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// side is one run: its files and its top-level check lines, by key.
+// side is one run: its files and its top-level check lines, in order and
+// by key (see index).
 type side struct {
 	arg   string
 	files []string
+	all   []*results.Line
 	lines map[string]*results.Line
+}
+
+// packaged reports whether a line of the run names its package.
+func (s side) packaged() bool {
+	return slices.ContainsFunc(s.all, func(l *results.Line) bool { return l.Package != "" })
+}
+
+// index files the run's lines by key, with their package or without: a
+// check written twice under one key (the same check twice in a test)
+// pairs by its order.
+func (s *side) index(withPackage bool) {
+	s.lines = map[string]*results.Line{}
+	for _, l := range s.all {
+		key := *l
+		if !withPackage {
+			key.Package = ""
+		}
+		k := key.Key()
+		for n := 2; s.lines[k] != nil; n++ {
+			k = key.Key() + "\x00#" + strconv.Itoa(n)
+		}
+		s.lines[k] = l
+	}
+}
+
+// pairBy keys both runs' lines by package, test, case and check — the
+// tests of two packages may share a name and a results file, in which
+// their lines interleave as the packages ran — unless a run's lines name
+// no package (a results file from before they did): then by test, case
+// and check alone.
+func pairBy(base, head *side) {
+	by := base.packaged() && head.packaged()
+	base.index(by)
+	head.index(by)
 }
 
 // hasGlob reports whether a path has glob metacharacters.
 func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 // readSide reads a run given as a file, a directory or a glob. A Repeat's
-// attempts roll up into its line and are not compared one by one; a check
-// written twice under one key (the same check twice in a test) pairs by
-// its order.
+// attempts roll up into its line and are not compared one by one.
 func readSide(arg string) (side, error) {
-	s := side{arg: arg, lines: map[string]*results.Line{}}
+	s := side{arg: arg}
 	paths := []string{arg}
 	if _, err := os.Stat(arg); err != nil && hasGlob(arg) {
 		m, gerr := filepath.Glob(arg)
@@ -196,15 +237,9 @@ func readSide(arg string) (side, error) {
 			return s, err
 		}
 		for i := range ls {
-			l := &ls[i]
-			if l.Kind != results.KindCheck || l.Attempt != 0 {
-				continue
+			if l := &ls[i]; l.Kind == results.KindCheck && l.Attempt == 0 {
+				s.all = append(s.all, l)
 			}
-			k := l.Key()
-			for n := 2; s.lines[k] != nil; n++ {
-				k = l.Key() + "\x00#" + strconv.Itoa(n)
-			}
-			s.lines[k] = l
 		}
 	}
 	return s, nil
@@ -344,6 +379,16 @@ func compareRuns(title string, base, head side, g gate) comparison {
 	for k := range head.lines {
 		keys[k] = true
 	}
+	// A test name in several packages is shown with its package.
+	pkgs := map[string]map[string]bool{}
+	for _, s := range []side{base, head} {
+		for _, l := range s.lines {
+			if pkgs[l.Test] == nil {
+				pkgs[l.Test] = map[string]bool{}
+			}
+			pkgs[l.Test][l.Package] = true
+		}
+	}
 	types, tags := map[string]*groupRow{}, map[string]*groupRow{}
 	for k := range keys {
 		b, n := base.lines[k], head.lines[k]
@@ -351,7 +396,11 @@ func compareRuns(title string, base, head side, g gate) comparison {
 		if one == nil {
 			one = n
 		}
-		p := pairRow{Test: one.Test, Case: one.Case, Check: one.Check, Type: one.Type, Tags: unionTags(b, n), Base: b, New: n, Change: changeOf(b, n)}
+		test := one.Test
+		if len(pkgs[test]) > 1 {
+			test = inPackage(one.Package, test)
+		}
+		p := pairRow{Test: test, Case: one.Case, Check: one.Check, Type: one.Type, Tags: unionTags(b, n), Base: b, New: n, Change: changeOf(b, n)}
 		c.Pairs = append(c.Pairs, p)
 		c.Counts[p.Change]++
 		add(&c.Overall, p)
@@ -393,6 +442,18 @@ func compareRuns(title string, base, head side, g gate) comparison {
 	c.Drops = c.Drops[:min(len(c.Drops), maxDrops)]
 	c.Failures = g.judge(c)
 	return c
+}
+
+// inPackage names a test with its package as go test is given them:
+// "./examples/agent TestRefund".
+func inPackage(pkg, test string) string {
+	switch pkg {
+	case "":
+		return "(package not named) " + test
+	case ".":
+		return ". " + test
+	}
+	return "./" + pkg + " " + test
 }
 
 func unionTags(b, n *results.Line) []string {
@@ -468,7 +529,7 @@ func test(g *groupRow) {
 		g.P, _ = stats.McNemarExact(g.Worse, g.Better, stats.Greater)
 	case g.BaseN > 0 && g.NewN > 0:
 		g.Test = "Fisher exact"
-		// Errors are neither: the check could not be evaluated.
+		// An error counts with the failures here: it is not a pass.
 		bf, nf := g.BaseN-g.BasePass, g.NewN-g.NewPass
 		g.P, _ = stats.FisherExact(g.BasePass, bf, g.NewPass, nf, stats.Greater)
 	default:
@@ -508,6 +569,10 @@ func (g gate) judge(c comparison) []string {
 	if sig(c.Overall, g.alpha) {
 		out = append(out, fmt.Sprintf("significant regression: %s", significance(c.Overall, g.alpha)))
 	}
+	if n, fresh := c.newErrors(); g.maxErrors >= 0 && n+fresh > g.maxErrors {
+		out = append(out, fmt.Sprintf("%d %s no verdict in NEW (%d new %s, %d new %s with an error), more than -max-errors %d: a check that could not be evaluated is not a pass",
+			n+fresh, plural(n+fresh, "check has", "checks have"), n, plural(n, "error", "errors"), fresh, plural(fresh, "check", "checks"), g.maxErrors))
+	}
 	for _, tag := range slices.Sorted(mapKeys(g.tags)) {
 		limit := g.tags[tag]
 		i := slices.IndexFunc(c.Tags, func(r groupRow) bool { return r.Name == tag })
@@ -529,6 +594,17 @@ func (g gate) judge(c comparison) []string {
 		}
 	}
 	return out
+}
+
+// newErrors counts the checks without a verdict in NEW: those BASE had a
+// verdict for, and those new in NEW.
+func (c comparison) newErrors() (changed, fresh int) {
+	for _, p := range c.Pairs {
+		if p.Change == added && p.New.Status == "error" {
+			fresh++
+		}
+	}
+	return c.Counts[newError], fresh
 }
 
 // sig reports whether a group's regression is significant at alpha.

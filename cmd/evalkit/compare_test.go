@@ -236,6 +236,7 @@ func TestCompareChanges(t *testing.T) {
 	assert.Contains(t, out, "mean score of the checks scored in both runs:\n  check type  checks  BASE   NEW    Δ\n  llm_judge   1       0.950  0.700  -0.250\n\n", "pass/fail types have no mean-score row")
 	assert.Regexp(t, `(?m)^  TestR +Repeat\(20, PassRate\(0\.50\)\) +19/20 \[0\.76, 0\.99\] +→ 11/20 \[0\.34, 0\.74\] +Fisher exact p = 0\.00418 \(significant\)$`, out)
 	assert.Equal(t, "evalkit compare: gate failed:\n"+
+		"  1 check has no verdict in NEW (1 new error, 0 new checks with an error), more than -max-errors 0: a check that could not be evaluated is not a pass\n"+
 		"  tag critical: 1 check got worse (1 pass→fail, 0 new errors), more than 0\n"+
 		"  TestR Repeat(20, PassRate(0.50)): pass rate 19/20 → 11/20, Fisher exact p = 0.00418 < 0.05\n", errOut)
 
@@ -467,4 +468,104 @@ func TestCompareTauBenchTrials(t *testing.T) {
 	md, err := os.ReadFile(filepath.Join(dir, "compare.md"))
 	require.NoError(t, err)
 	wellFormedTables(t, string(md))
+}
+
+// A Repeat that went from 3 of 3 to 0 of 3 has Fisher's p = 1/20: at
+// -alpha 0.05 that is not below the level, and the gate does not say
+// "p = 0.05 < 0.05" (it did, summing p from log-gamma to 0.04999999999999996).
+func TestCompareRepeatAtTheLevel(t *testing.T) {
+	dir := t.TempDir()
+	base := writeLines(t, filepath.Join(dir, "b.jsonl"), check("TestR", "Repeat(3)", "repeat", "pass", `"attempts":3`, `"passed":3`, `"need":3`))
+	head := writeLines(t, filepath.Join(dir, "n.jsonl"), check("TestR", "Repeat(3)", "repeat", "fail", `"attempts":3`, `"passed":0`, `"need":3`))
+	code, out, errOut := runCLI("compare", "-alpha", "0.05", base, head)
+	assert.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(?m)^  TestR +Repeat\(3\) +3/3 \[0\.44, 1\.00\] +→ 0/3 \[0\.00, 0\.56\] +Fisher exact p = 0\.05$`, out)
+	code, _, errOut = runCLI("compare", "-alpha", "0.051", base, head)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "TestR Repeat(3): pass rate 3/3 → 0/3, Fisher exact p = 0.05 < 0.051\n")
+}
+
+// A check that could not be evaluated in NEW — a replay miss, a judge's
+// error — fails the gate by default, however few: nine of ten checks
+// turned to errors gave McNemar's p = 1 (errors are not paired outcomes)
+// and exit 0. -max-errors allows some; a check new in NEW that errs
+// counts too; an error BASE had already does not.
+func TestCompareNewErrorsFailTheGate(t *testing.T) {
+	dir := t.TempDir()
+	var b, n []string
+	for i := range 10 {
+		b = append(b, check(fmt.Sprintf("TestA/%d", i), "Judge(polite)", "llm_judge", "pass", `"score":1`))
+		status := "error"
+		if i == 9 {
+			status = "pass"
+		}
+		n = append(n, check(fmt.Sprintf("TestA/%d", i), "Judge(polite)", "llm_judge", status, `"message":"golden: not recorded"`))
+	}
+	base := writeLines(t, filepath.Join(dir, "b.jsonl"), b...)
+	head := writeLines(t, filepath.Join(dir, "n.jsonl"), n...)
+	code, out, errOut := runCLI("compare", base, head)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "McNemar exact, one-sided (NEW worse), p = 1 >= 0.05\n", "the test alone would pass it")
+	assert.Equal(t, "evalkit compare: gate failed:\n  9 checks have no verdict in NEW (9 new errors, 0 new checks with an error), more than -max-errors 0: a check that could not be evaluated is not a pass\n", errOut)
+	code, _, _ = runCLI("compare", "-max-errors", "9", base, head)
+	assert.Equal(t, 0, code)
+	code, _, _ = runCLI("compare", "-max-errors", "-1", base, head)
+	assert.Equal(t, 0, code)
+
+	fresh := writeLines(t, filepath.Join(dir, "fresh.jsonl"), append(b, check("TestNew", "C", "contains", "error"))...)
+	code, _, errOut = runCLI("compare", base, fresh)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "1 check has no verdict in NEW (0 new errors, 1 new check with an error)")
+	code, _, _ = runCLI("compare", fresh, fresh)
+	assert.Equal(t, 0, code, "an error BASE had already is no new one")
+}
+
+// Two packages' tests of one name share a results file, their lines in
+// the order the packages ran: BASE got package a's first, NEW package b's.
+// They pair by package, so nothing changed; paired by test name and
+// order, both checks flipped.
+func TestComparePairsByPackage(t *testing.T) {
+	dir := t.TempDir()
+	a := check("TestAgent", "Contains(ok)", "contains", "pass", `"package":"a"`)
+	b := check("TestAgent", "Contains(ok)", "contains", "fail", `"package":"b"`)
+	base := writeLines(t, filepath.Join(dir, "b.jsonl"), a, b)
+	head := writeLines(t, filepath.Join(dir, "n.jsonl"), b, a)
+	code, out, errOut := runCLI("compare", "-max-flips", "0", base, head)
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "changes: 0 pass→fail, 0 new errors, 0 fail→pass, 0 errors cleared, 0 removed, 0 new, 2 unchanged\n")
+
+	// A flip names the package, as the test's name alone is two tests.
+	flipped := check("TestAgent", "Contains(ok)", "contains", "fail", `"package":"a"`)
+	code, out, _ = runCLI("compare", base, writeLines(t, filepath.Join(dir, "f.jsonl"), b, flipped))
+	assert.Equal(t, 0, code)
+	assert.Regexp(t, `(?m)^  pass→fail +\./a TestAgent +Contains\(ok\) +pass → fail$`, out)
+
+	// A run whose lines name no package (written before they did) pairs
+	// with one whose lines do by test name alone.
+	old := writeLines(t, filepath.Join(dir, "old.jsonl"), check("TestAgent", "Contains(ok)", "contains", "pass"))
+	code, out, _ = runCLI("compare", old, writeLines(t, filepath.Join(dir, "one.jsonl"), a))
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "0 removed, 0 new, 1 unchanged\n")
+}
+
+// A failure message quotes the agent's output, which may hold a key; the
+// summary, the Markdown (a PR comment) and the HTML page never print it.
+func TestCompareRedactsCredentials(t *testing.T) {
+	dir := t.TempDir()
+	const key = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv"
+	base := writeLines(t, filepath.Join(dir, "b.jsonl"), check("TestA", "Contains(done)", "contains", "pass"))
+	head := writeLines(t, filepath.Join(dir, "n.jsonl"), check("TestA", "Contains(done)", "contains", "fail", `"message":"Contains(done): missing \"done\" in \"your key is `+key+`\""`))
+	md, page := filepath.Join(dir, "c.md"), filepath.Join(dir, "c.html")
+	_, out, errOut := runCLI("compare", "-md", md, "-html", page, base, head)
+	for name, text := range map[string]string{"summary": out + errOut, "markdown": readFile(t, md), "html": readFile(t, page)} {
+		assert.NotContains(t, text, "Ab3dEf6hIj9kLm2nOp5qRs8tUv", name)
+	}
+	assert.Contains(t, readFile(t, md), "redacted:openai-key")
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(data)
 }

@@ -18,35 +18,59 @@ import (
 	"github.com/evalkit-go/evalkit/golden"
 )
 
-// recordings returns the recordings named, or, with none, every
-// *.judge.json and *.http.json in a testdata directory under the current
-// one, sorted.
+// recordings returns the recordings named — a directory named stands for
+// every *.judge.json and *.http.json under it — or, with none, every one
+// in a testdata directory under the current one, sorted.
 func recordings(named []string) ([]string, error) {
-	if len(named) > 0 {
-		return named, nil
+	if len(named) == 0 {
+		found, err := findRecordings(".", true)
+		if err == nil && len(found) == 0 {
+			err = errors.New("no recordings named, and no *.judge.json or *.http.json in a testdata directory under this one")
+		}
+		return found, err
 	}
+	var out []string
+	for _, n := range named {
+		info, err := os.Stat(n)
+		if err != nil || !info.IsDir() {
+			out = append(out, n) // a file, or what its reader will name as missing
+			continue
+		}
+		found, err := findRecordings(n, false)
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s holds no *.judge.json or *.http.json recordings", n)
+		}
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// findRecordings walks dir for recordings, sorted, skipping hidden,
+// vendor and node_modules directories; inTestdata keeps only those with a
+// testdata directory in their path.
+func findRecordings(dir string, inTestdata bool) ([]string, error) {
 	var found []string
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "vendor" || d.Name() == "node_modules") {
+		if d.IsDir() && path != dir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "vendor" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
 		// A journal a recording run left (golden.JournalSuffix) names its
 		// recording, which that run may not have written yet.
 		rec := strings.TrimSuffix(path, golden.JournalSuffix)
 		if !d.IsDir() && (strings.HasSuffix(rec, golden.JudgeSuffix) || strings.HasSuffix(rec, golden.HTTPSuffix)) && !strings.HasPrefix(d.Name(), ".") &&
-			slices.Contains(strings.Split(filepath.ToSlash(path), "/"), "testdata") {
+			(!inTestdata || slices.Contains(strings.Split(filepath.ToSlash(path), "/"), "testdata")) {
 			found = append(found, rec)
 		}
 		return nil
 	})
 	slices.Sort(found)
 	found = slices.Compact(found)
-	if err == nil && len(found) == 0 {
-		err = errors.New("no recordings named, and no *.judge.json or *.http.json in a testdata directory under this one")
-	}
 	return found, err
 }
 
@@ -76,8 +100,8 @@ func flags(name string, stderr io.Writer) *flag.FlagSet {
 
 func list(args []string, stdout, stderr io.Writer) int {
 	fl := flags("list", stderr)
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	paths, err := recordings(fl.Args())
 	if err != nil {
@@ -128,8 +152,8 @@ func show(args []string, stdout, stderr io.Writer) int {
 	fl := flags("show", stderr)
 	key := fl.String("key", "", "show only the entries whose key starts with `PREFIX` (\"sha256:3f2a\" or \"3f2a\")")
 	asJSON := fl.Bool("json", false, "print the entries as JSON, as the recording holds them")
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	paths, err := recordings(fl.Args())
 	if err != nil {
@@ -237,8 +261,8 @@ func verdictText(v evalkit.Verdict, sc evalkit.Scale) string {
 
 func verify(args []string, stdout, stderr io.Writer) int {
 	fl := flags("verify", stderr)
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	paths, err := recordings(fl.Args())
 	if err != nil {
@@ -261,8 +285,8 @@ func prune(args []string, stdout, stderr io.Writer) int {
 	fl := flags("prune", stderr)
 	dryRun := fl.Bool("n", false, "only say what would be dropped")
 	usageDir := fl.String("usage", golden.DefaultUsageDir(), "the directory of the usage logs go test leaves (`DIR`)")
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	paths, err := recordings(fl.Args())
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -93,7 +94,7 @@ $`), out)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "ok\tpkg/testdata/evalkit/TestGone.judge.json\n", out)
 	assert.Contains(t, errOut, "pkg/testdata/evalkit/TestKept.judge.json: 1 problem:\n\tline ")
-	assert.Contains(t, errOut, "looks like an OpenAI or Anthropic key (sk-…): sk-p… (28 bytes)")
+	assert.Contains(t, errOut, "looks like an OpenAI API key (sk-…): sk-p (4 of 28 bytes)")
 	assert.NotContains(t, errOut, "a1b2c3d4")
 }
 
@@ -147,6 +148,43 @@ func TestCLIUsage(t *testing.T) {
 	code, _, errOut = runCLI("golden", "list")
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "golden: testdata/Bad.judge.json: not a recording: the JSON ends too early\n", errOut)
+}
+
+// -h and --help print the usage and exit 0 on every command, as Go's own
+// commands do since Go 1.15; a bad flag still exits 2.
+func TestCLIHelpExitsZero(t *testing.T) {
+	for _, cmd := range [][]string{
+		{}, {"golden"}, {"golden", "list"}, {"golden", "show"}, {"golden", "verify"}, {"golden", "prune"},
+		{"golden", "merge"}, {"golden", "audit"}, {"report"}, {"compare"}, {"checks"},
+	} {
+		for _, h := range []string{"-h", "--help", "-help"} {
+			args := append(slices.Clone(cmd), h)
+			code, out, errOut := runCLI(args...)
+			assert.Equal(t, 0, code, "evalkit %s", strings.Join(args, " "))
+			assert.NotEmpty(t, out+errOut, "evalkit %s prints its usage", strings.Join(args, " "))
+		}
+	}
+	code, _, _ := runCLI("report", "-bogus")
+	assert.Equal(t, 2, code)
+}
+
+// golden list, show and verify walk a directory named to them, as they
+// walk the current one when none is named.
+func TestCLIGoldenDirectory(t *testing.T) {
+	fixture(t)
+	code, out, errOut := runCLI("golden", "list", "pkg/testdata/evalkit")
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, 2, strings.Count(out, "\t2 entries\t"), out)
+	code, out, errOut = runCLI("golden", "verify", "pkg")
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, "ok\tpkg/testdata/evalkit/TestGone.judge.json\nok\tpkg/testdata/evalkit/TestKept.judge.json\n", out)
+	code, out, errOut = runCLI("golden", "show", "pkg/testdata")
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, 4, strings.Count(out, "criteria:"), out)
+	empty := t.TempDir()
+	code, _, errOut = runCLI("golden", "verify", empty)
+	assert.Equal(t, 1, code, "a directory without recordings verifies nothing, and says so")
+	assert.Equal(t, "evalkit golden verify: "+empty+" holds no *.judge.json or *.http.json recordings\n", errOut)
 }
 
 // A journal a recording run left behind (golden.JournalSuffix): verify

@@ -22,8 +22,8 @@ import (
 func merge(args []string, stdout, stderr io.Writer) int {
 	fl := flags("merge", stderr)
 	out := fl.String("o", "", "write the merged recording to `FILE` (required; may be one of the inputs)")
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	if *out == "" || fl.NArg() == 0 {
 		fmt.Fprintln(stderr, "usage: evalkit golden merge -o FILE recording ...")

@@ -39,8 +39,8 @@ func report(args []string, stdout, stderr io.Writer) int {
 	htmlOut := fl.String("html", "", "write the HTML report to `FILE`")
 	mdOut := fl.String("md", "", "write the Markdown summary to `FILE` (\"-\": standard output)")
 	title := fl.String("title", "evalkit report", "the report's title")
-	if fl.Parse(args) != nil {
-		return 2
+	if err := fl.Parse(args); err != nil {
+		return parseExit(err)
 	}
 	if fl.NArg() == 0 || *htmlOut == "" && *mdOut == "" {
 		fmt.Fprint(stderr, reportUsage)
@@ -68,7 +68,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 	if *htmlOut != "" {
 		page, err := renderHTML(r)
 		if err == nil {
-			err = os.WriteFile(*htmlOut, page, 0o644)
+			err = writeOutput(*htmlOut, page)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "evalkit report:", err)
@@ -80,7 +80,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 		if *mdOut == "-" {
 			_, err = io.WriteString(stdout, md)
 		} else {
-			err = os.WriteFile(*mdOut, []byte(md), 0o644)
+			err = writeOutput(*mdOut, []byte(md))
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "evalkit report:", err)
@@ -166,26 +166,65 @@ type repeatRow struct {
 	PassHatK, PassAtK      string
 }
 
+// histogram is a type's scores, counted as the types table counts its
+// checks: a Repeat's attempts' checks roll up into their Repeat, and are
+// counted apart (InAttempts).
 type histogram struct {
-	Type   string
-	Counts [10]int // scores in [0,0.1), …, [0.9,1]
-	N      int
+	Type       string
+	Counts     [10]int // scores in [0,0.1), …, [0.9,1]
+	N          int
+	InAttempts int // scores of the type's checks in Repeat attempts, not counted
 }
 
+// Title is the histogram's title: its type and count, and the attempts'
+// checks it leaves to their Repeats.
+func (h histogram) Title() string {
+	t := fmt.Sprintf("Scores of %s: %d %s", h.Type, h.N, plural(h.N, "check", "checks"))
+	if h.InAttempts > 0 {
+		t += fmt.Sprintf(" (%d more in Repeat attempts, counted in their Repeat)", h.InAttempts)
+	}
+	return t
+}
+
+// group is one test (or case) and its checks. A Repeat's attempts' checks
+// follow their Repeat's row, and are counted apart from the test's own
+// checks (Attempts*), as every table of the report counts them.
 type group struct {
-	Test, Case        string
-	Pass, Fail, Error int
-	Checks            []checkRow
-	Transcripts       []string // rendered
+	Test, Case                             string
+	Pass, Fail, Error                      int
+	AttemptPass, AttemptFail, AttemptError int
+	Checks                                 []checkRow
+	Transcripts                            []string // rendered
+	pending                                []checkRow
 }
 
 type checkRow struct {
 	Check, Type, Status, Score, Judge, Source, Message string
+	Criteria, Reasoning, Threshold                     string
 	Attempt                                            int
+	Attempts                                           string // a Repeat's attempts' checks: "10 pass, 2 fail"
 }
+
+// LongReasoning reports whether the reasoning is long enough to be folded.
+func (c checkRow) LongReasoning() bool { return len(c.Reasoning) > 400 }
 
 type failure struct {
 	Test, Status, First string
+}
+
+// attemptCounts says how a Repeat's attempts' checks went: "10 pass, 2 fail".
+func attemptCounts(rows []checkRow) string {
+	n := map[string]int{}
+	for _, r := range rows {
+		n[r.Status]++
+	}
+	var parts []string
+	for _, st := range []string{"pass", "fail", "error"} {
+		if n[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // maxFailures bounds the failures the Markdown summary lists.
@@ -256,11 +295,32 @@ func summarize(title string, files []string, lines []results.Line) summary {
 			first, _, _ := strings.Cut(l.Message, "\n")
 			s.Failures = append(s.Failures, failure{Test: l.Test, Status: l.Status, First: first})
 		}
-		row := checkRow{Check: l.Check, Type: l.Type, Status: l.Status, Score: "–", Judge: l.Judge, Source: l.Source, Message: l.Message, Attempt: l.Attempt}
+		row := checkRow{Check: l.Check, Type: l.Type, Status: l.Status, Score: "–", Judge: l.Judge, Source: l.Source, Message: l.Message, Attempt: l.Attempt,
+			Criteria: l.Criteria, Reasoning: l.Reasoning, Threshold: l.Threshold}
 		if l.Score != nil {
 			row.Score = fmt.Sprintf("%.2f", *l.Score)
 		}
-		g.Checks = append(g.Checks, row)
+		switch {
+		case !top:
+			// An attempt's check: shown after its Repeat, whose line
+			// comes once its attempts are done.
+			switch l.Status {
+			case "pass":
+				g.AttemptPass++
+			case "fail":
+				g.AttemptFail++
+			default:
+				g.AttemptError++
+			}
+			g.pending = append(g.pending, row)
+		case l.Type == "repeat":
+			row.Attempts = attemptCounts(g.pending)
+			g.Checks = append(g.Checks, row)
+			g.Checks = append(g.Checks, g.pending...)
+			g.pending = nil
+		default:
+			g.Checks = append(g.Checks, row)
+		}
 		if l.TranscriptID != "" {
 			if raw, ok := transcripts[l.TranscriptID]; ok {
 				transcripts[l.TranscriptID] = nil // rendered once, in the first group that read it
@@ -301,9 +361,13 @@ func summarize(title string, files []string, lines []results.Line) summary {
 				h = &histogram{Type: l.Type}
 				hists[l.Type] = h
 			}
-			bin := int(math.Floor(*l.Score * 10))
-			h.Counts[min(max(bin, 0), 9)]++
-			h.N++
+			if top {
+				bin := int(math.Floor(*l.Score * 10))
+				h.Counts[min(max(bin, 0), 9)]++
+				h.N++
+			} else {
+				h.InAttempts++
+			}
 		}
 		if l.Type == "repeat" && l.Attempts > 0 && l.Passed >= 0 && l.Passed <= l.Attempts {
 			rr := repeatRow{Test: l.Test, Check: l.Check, Status: l.Status, Attempts: l.Attempts, Passed: l.Passed, Need: l.Need}
@@ -353,7 +417,10 @@ func summarize(title string, files []string, lines []results.Line) summary {
 	}
 	sort.Slice(s.Histograms, func(i, j int) bool { return s.Histograms[i].Type < s.Histograms[j].Type })
 	for _, name := range order {
-		s.Groups = append(s.Groups, *groups[name])
+		g := groups[name]
+		g.Checks = append(g.Checks, g.pending...) // attempts whose Repeat has no line (a run cut short)
+		g.pending = nil
+		s.Groups = append(s.Groups, *g)
 	}
 	switch a, err := evalkit.PanelAgreement(panelRun); {
 	case len(panelRun) == 0:

@@ -24,6 +24,38 @@ func theme(series ...charts.Color) charts.ColorPalette {
 	return charts.GetDefaultTheme().WithSeriesColors(series)
 }
 
+// The charts' typography is the page's: the page's style sets their text
+// in the tables' font and size (pageStyle). The chart library lays text
+// out by the metrics of its own font, which the page does not use; it
+// measures at measureFontPx, wider than the page's font at its size in
+// every sans-serif face a browser picks, so no label runs into an axis or
+// off the chart. Charts are chartWidth wide, drawn at that size on any
+// page at least that wide, so their text is never scaled.
+const (
+	pageFontPx    = 14
+	measureFontPx = 16
+	chartWidth    = 720
+)
+
+// font is the chart text's style as the chart library measures it: in
+// points, at 96 pixels to 72 points.
+func font() charts.FontStyle { return charts.NewFontStyleWithSize(measureFontPx * 72.0 / 96.0) }
+
+// typeset gives every text of a bar chart the page's size.
+func typeset(opt *charts.BarChartOption) {
+	opt.Title.FontStyle = font()
+	opt.Legend.FontStyle = font()
+	opt.CategoryAxis.LabelFontStyle = font()
+	opt.CategoryAxis.TitleFontStyle = font()
+	for i := range opt.ValueAxis {
+		opt.ValueAxis[i].LabelFontStyle = font()
+		opt.ValueAxis[i].TitleFontStyle = font()
+	}
+	for i := range opt.SeriesList {
+		opt.SeriesList[i].Label.FontStyle = font()
+	}
+}
+
 // passRateChart draws, per check type, its checks that passed, failed and
 // erred, stacked: an SVG rendered here, so the page needs no script.
 func passRateChart(types []typeRow) (template.HTML, error) {
@@ -45,29 +77,49 @@ func passRateChart(types []typeRow) (template.HTML, error) {
 	opt.Title.Text = "Checks per type: pass, fail, error (pass rate)"
 	opt.ValueAxis = []charts.ValueAxisOption{countAxis(most)}
 	opt.Padding = charts.NewBoxEqual(16)
-	return svg(opt, 880, 90+28*len(types))
+	typeset(&opt)
+	return svg(opt, chartWidth, 90+28*len(types))
 }
 
-// histogramChart draws a type's scores in ten bins of 0.1.
+// binLabel names histogram bin i of ten by its edges: "0.3–0.4"; the
+// last bin holds 1.
+func binLabel(i int) string {
+	return strconv.FormatFloat(float64(i)/10, 'f', 1, 64) + "–" + strconv.FormatFloat(float64(i+1)/10, 'f', 1, 64)
+}
+
+// histogramChart draws a type's scores in ten bins of 0.1, each labelled
+// by its edges, centred under its bar.
 func histogramChart(h histogram) (template.HTML, error) {
 	vals := make([]float64, 10)
 	labels := make([]string, 10)
 	most := 0
 	for i, c := range h.Counts {
 		vals[i] = float64(c)
-		labels[i] = fmt.Sprintf("%.1f", float64(i)/10)
+		labels[i] = binLabel(i)
 		most = max(most, c)
 	}
 	opt := charts.NewBarChartOptionWithData([][]float64{vals})
 	opt.Theme = theme(colorScore)
 	opt.CategoryAxis.Labels = labels
-	opt.CategoryAxis.Title = "score (bins of 0.1, from)"
-	opt.Title.Text = fmt.Sprintf("Scores of %s (%d)", h.Type, h.N)
-	opt.ValueAxis = []charts.ValueAxisOption{countAxis(most)}
+	opt.CategoryAxis.BoundaryGap = charts.Ptr(true) // a label centred under its bin's bar, not on a tick between bins
+	opt.CategoryAxis.LabelCount = 10                // every bin labelled
+	opt.CategoryAxis.Title = "score (bins of 0.1; the last holds 1.0)"
+	opt.Title.Text = h.Title()
+	// Headroom over the tallest bar for the count written over it, clear
+	// of the title.
+	opt.ValueAxis = []charts.ValueAxisOption{countAxis(most + max(1, (most*15+99)/100))}
 	opt.SeriesLabelPosition = "top"
+	opt.SeriesList[0].Label.Show = charts.Ptr(true) // each bin's count over its bar, empty bins left bare
+	opt.SeriesList[0].Label.ValueFormatter = func(f float64) string {
+		if f == 0 {
+			return ""
+		}
+		return strconv.Itoa(int(math.Round(f)))
+	}
 	opt.Legend.Show = charts.Ptr(false)
 	opt.Padding = charts.NewBoxEqual(16)
-	return svg(opt, 430, 280)
+	typeset(&opt)
+	return svg(opt, chartWidth, 260)
 }
 
 // costChart draws each judge's cost in US dollars: what live calls spent,
@@ -75,9 +127,11 @@ func histogramChart(h histogram) (template.HTML, error) {
 func costChart(judges []judgeRow) (template.HTML, error) {
 	labels := make([]string, len(judges))
 	live, repl := make([]float64, len(judges)), make([]float64, len(judges))
+	most := 0.0
 	for i, j := range judges {
 		labels[i] = j.Judge
 		live[i], repl[i] = j.CostLive, j.CostReplayed
+		most = max(most, j.CostLive+j.CostReplayed)
 	}
 	opt := charts.NewBarChartOptionWithData([][]float64{live, repl})
 	opt.Horizontal = true
@@ -87,9 +141,46 @@ func costChart(judges []judgeRow) (template.HTML, error) {
 	opt.Legend.SeriesNames = []string{"live (spent)", "replayed (recorded cost)"}
 	opt.Legend.Offset = charts.OffsetRight
 	opt.Title.Text = "Judge cost, USD"
-	opt.ValueFormatter = func(f float64) string { return fmt.Sprintf("$%.4f", f) }
+	opt.ValueAxis = []charts.ValueAxisOption{usdAxis(most)}
 	opt.Padding = charts.NewBoxEqual(16)
-	return svg(opt, 880, 110+28*len(judges))
+	typeset(&opt)
+	return svg(opt, chartWidth, 110+28*len(judges))
+}
+
+// usdAxis is an axis of US dollars from 0 to just past most, its ticks a
+// round step (1, 2 or 5 times a power of ten) apart, at most about six,
+// each written with the decimals its step needs: no two ticks read alike
+// ("$0.0001" twice, for ticks 0.00005 apart written to four decimals).
+func usdAxis(most float64) charts.ValueAxisOption {
+	step, decimals := usdStep(most)
+	n := max(1, int(math.Ceil(most/step-1e-9)))
+	top := float64(n) * step
+	return charts.ValueAxisOption{
+		Min: charts.Ptr(0.0), Max: charts.Ptr(top), LabelCount: n + 1,
+		PreferNiceIntervals: charts.Ptr(false),
+		ValueFormatter: func(f float64) string {
+			return "$" + strconv.FormatFloat(math.Round(f/step)*step, 'f', decimals, 64)
+		},
+	}
+}
+
+// usdStep is the tick step of an axis up to most dollars and the decimals
+// that write it: at most six steps, never below a millionth of a dollar.
+func usdStep(most float64) (step float64, decimals int) {
+	if !(most > 1e-6) || math.IsInf(most, 0) {
+		most = 1e-6
+	}
+	raw := most / 6
+	exp := math.Floor(math.Log10(raw))
+	base := math.Pow(10, exp)
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*base >= raw-1e-15 {
+			step = m * base
+			break
+		}
+	}
+	decimals = max(2, int(-math.Floor(math.Log10(step)+1e-9)))
+	return step, decimals
 }
 
 // countAxis is an axis of counts up to most: whole-number ticks only (a
@@ -113,6 +204,9 @@ func svg(opt charts.BarChartOption, width, height int) (template.HTML, error) {
 	if err != nil {
 		return "", fmt.Errorf("drawing %q: %w", opt.Title.Text, err)
 	}
+	// Drawn at its own size (CSS shrinks it on a narrower page), not
+	// stretched: its text stays at the page's size.
+	data = bytes.Replace(data, []byte("<svg "), []byte(fmt.Sprintf(`<svg width="%d" height="%d" `, width, height)), 1)
 	// The chart library's own SVG, which carries nothing of the results
 	// but numbers and the labels escaped by it.
 	return template.HTML(data), nil //nolint:gosec // rendered here, not user HTML
@@ -164,10 +258,13 @@ h1 { font-size: 22px; margin: 0 0 8px; } h2 { font-size: 17px; margin: 28px 0 8p
 .pass { color: #2e7d32; } .fail { color: #c62828; } .error { color: #ef8f00; }
 table { border-collapse: collapse; margin: 8px 0; width: 100%; } th, td { border-bottom: 1px solid #eee; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #fafafa; } .num { text-align: right; font-variant-numeric: tabular-nums; }
-.charts { display: flex; flex-wrap: wrap; gap: 12px; } .chart svg { width: 100%; height: auto; } .histogram { flex: 0 0 440px; max-width: 100%; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px; } .chart svg { display: block; max-width: 100%; height: auto; }
+.chart svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif !important; font-size: 14px !important; }
 details { border: 1px solid #e4e4e4; border-radius: 6px; margin: 6px 0; padding: 4px 10px; }
 summary { cursor: pointer; } pre { white-space: pre-wrap; word-break: break-word; background: #f7f7f7; padding: 8px; border-radius: 4px; font-size: 12px; max-height: 480px; overflow: auto; }
-.meta { color: #666; font-size: 12px; }`
+.meta { color: #666; font-size: 12px; }
+tr.attempt td:first-child { padding-left: 28px; } .criteria, .reasoning { white-space: pre-wrap; word-break: break-word; margin: 4px 0; }
+.criteria::before { content: "criteria: "; color: #666; } details.reasoning { border: 0; padding: 0; margin: 2px 0; } .reasoning > summary { color: #666; }`
 
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
@@ -213,11 +310,13 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 {{if .HistCharts}}<section id="scores">
 <h2>Score histograms</h2>
 <div class="charts">{{range .HistCharts}}<div class="chart histogram">{{.}}</div>{{end}}</div>
+<p class="meta">Scores of the checks the types table counts: a Repeat's attempts' checks are counted in their Repeat, and named apart in each title.</p>
 </section>{{end}}
 
 {{if .Judges}}<section id="judges">
 <h2>Judges and cost</h2>
 {{if .CostChart}}<div class="chart" id="chart-cost">{{.CostChart}}</div>{{else}}<p id="no-cost">No judge cost was recorded: every verdict came from a fake judge or a judge that reports none.</p>{{end}}
+<p class="meta">Verdicts and cost of every judged check, Repeat attempts' included.</p>
 <table><thead><tr><th>judge</th><th class="num">live</th><th class="num">replayed</th><th class="num">fake</th><th class="num">tokens</th><th class="num">cost, live</th><th class="num">cost, replayed</th><th class="num">latency</th></tr></thead><tbody>
 {{range .Judges}}<tr><td>{{.Judge}}</td><td class="num">{{.Live}}</td><td class="num">{{.Replayed}}</td><td class="num">{{.Fake}}</td><td class="num">{{.Tokens}}</td><td class="num">{{usd .CostLive}}</td><td class="num">{{usd .CostReplayed}}</td><td class="num">{{printf "%.0f" .LatencyMS}} ms</td></tr>
 {{end}}</tbody></table>
@@ -233,10 +332,11 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 
 <section id="cases">
 <h2>Tests and cases</h2>
+<p class="meta">A Repeat counts as one check; its attempts' checks follow it, counted apart.</p>
 {{range $i, $g := .Groups}}<details class="case" id="{{sid $i}}" data-status="{{if $g.Fail}}fail{{else if $g.Error}}error{{else}}pass{{end}}"{{if or $g.Fail $g.Error}} open{{end}}>
-<summary><b>{{$g.Test}}</b> — <span class="pass">{{$g.Pass}} pass</span>{{if $g.Fail}}, <span class="fail">{{$g.Fail}} fail</span>{{end}}{{if $g.Error}}, <span class="error">{{$g.Error}} error</span>{{end}}</summary>
+<summary><b>{{$g.Test}}</b> — <span class="pass" data-count="{{$g.Pass}}">{{$g.Pass}} pass</span>{{if $g.Fail}}, <span class="fail" data-count="{{$g.Fail}}">{{$g.Fail}} fail</span>{{end}}{{if $g.Error}}, <span class="error" data-count="{{$g.Error}}">{{$g.Error}} error</span>{{end}}{{if or $g.AttemptPass $g.AttemptFail $g.AttemptError}}<span class="meta attempts"> · in Repeat attempts: {{$g.AttemptPass}} pass{{if $g.AttemptFail}}, {{$g.AttemptFail}} fail{{end}}{{if $g.AttemptError}}, {{$g.AttemptError}} error{{end}}</span>{{end}}</summary>
 <table><thead><tr><th>check</th><th>status</th><th>score</th><th>judge</th></tr></thead><tbody>
-{{range $g.Checks}}<tr><td><code>{{.Check}}</code>{{if .Attempt}} <span class="meta">(attempt {{.Attempt}})</span>{{end}}{{if .Message}}<pre>{{.Message}}</pre>{{end}}</td><td class="{{.Status}}">{{.Status}}</td><td class="num">{{.Score}}</td><td>{{.Judge}}{{if .Source}} <span class="meta">({{.Source}})</span>{{end}}</td></tr>
+{{range $g.Checks}}<tr class="check{{if .Attempt}} attempt{{end}}" data-status="{{.Status}}"{{if .Attempt}} data-attempt="{{.Attempt}}"{{end}}><td>{{if .Attempt}}<span class="meta">attempt {{.Attempt}}:</span> {{end}}<code>{{.Check}}</code>{{if .Attempts}} <span class="meta">(attempts' checks: {{.Attempts}})</span>{{end}}{{if .Criteria}}<div class="criteria">{{.Criteria}}</div>{{end}}{{if .Reasoning}}<details class="reasoning"{{if not .LongReasoning}} open{{end}}><summary>reasoning</summary><div class="reasoning">{{.Reasoning}}</div></details>{{end}}{{if .Message}}<pre>{{.Message}}</pre>{{end}}</td><td class="{{.Status}}">{{.Status}}</td><td class="num">{{.Score}}{{if .Threshold}}<div class="meta">want {{.Threshold}}</div>{{end}}</td><td>{{.Judge}}{{if .Source}} <span class="meta">({{.Source}})</span>{{end}}</td></tr>
 {{end}}</tbody></table>
 {{range $g.Transcripts}}<details class="transcript"><summary>transcript</summary><pre>{{.}}</pre></details>{{end}}
 </details>

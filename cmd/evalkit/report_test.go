@@ -5,12 +5,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"html/template"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -304,4 +306,28 @@ func near(r, g, b, wr, wg, wb uint32) bool {
 		return b - a
 	}
 	return d(r, wr) < 24 && d(g, wg) < 24 && d(b, wb) < 24
+}
+
+// A judged check's whole criteria and the judge's whole reasoning are on
+// the page, a passing one's too, long reasoning folded rather than cut,
+// and the threshold beside the score.
+func TestReportHTMLShowsWholeCriteriaAndReasoning(t *testing.T) {
+	criteria := "Confirms the refund, states the amount in the customer's currency, and gives the date the money arrives in the account"
+	long := strings.Repeat("The reply states the amount and the date. ", 20) + "The end."
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	lines := []string{
+		`{"v":1,"kind":"check","test":"TestRefund","check":"Judge(\"Confirms the refund, states the amou…\", MinScore(0.80))","type":"llm_judge","status":"pass","score":0.9,"judge":"gpt-4.1-mini","source":"replayed","criteria":` + strconv.Quote(criteria) + `,"reasoning":"Gives $42 and Friday.","threshold":">= 0.80"}`,
+		`{"v":1,"kind":"check","test":"TestRefund","check":"Judge(\"Is polite\")","type":"llm_judge","status":"pass","score":1,"criteria":"Is polite","reasoning":` + strconv.Quote(long) + `,"threshold":"pass"}`,
+	}
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+	out := filepath.Join(t.TempDir(), "report.html")
+	code, _, errOut := runCLI("report", "-html", out, path)
+	require.Equal(t, 0, code, errOut)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	page := string(data)
+	assert.Contains(t, page, `<div class="criteria">`+template.HTMLEscapeString(criteria)+`</div>`)
+	assert.Contains(t, page, `<details class="reasoning" open><summary>reasoning</summary><div class="reasoning">Gives $42 and Friday.</div></details>`, "a passing judge's reasoning, open")
+	assert.Contains(t, page, `<details class="reasoning"><summary>reasoning</summary><div class="reasoning">`+long+`</div></details>`, "long reasoning whole, folded")
+	assert.Contains(t, page, `<div class="meta">want &gt;= 0.80</div>`)
 }

@@ -66,3 +66,48 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// Original maps bytes [i, j) of Fold(s) — of Canonical(s) when caseless
+// is false — back to s: it returns the bytes [oi, oj) of s whose folding
+// holds them, whole normalization segments (a letter with its combining
+// marks), so a message can quote what the text says where the folded
+// text matched. ok is false when s folds otherwise segment by segment
+// than whole (no text met yet), or [i, j) is not within the folded text.
+// ASCII text maps to itself.
+func Original(s string, caseless bool, i, j int) (oi, oj int, ok bool) {
+	if i < 0 || j < i {
+		return 0, 0, false
+	}
+	if isASCII(s) {
+		if j > len(s) {
+			return 0, 0, false
+		}
+		return i, j, true
+	}
+	f := Canonical
+	if caseless {
+		f = Fold
+	}
+	var whole strings.Builder
+	oi, oj = -1, -1
+	for pos := 0; pos < len(s); {
+		n := norm.NFC.NextBoundaryInString(s[pos:], true)
+		if n <= 0 {
+			n = len(s) - pos
+		}
+		seg := f(s[pos : pos+n])
+		from, to := whole.Len(), whole.Len()+len(seg)
+		if oi < 0 && i < to {
+			oi = pos
+		}
+		if oj < 0 && j <= to && (j > from || i == j) {
+			oj = pos + n
+		}
+		whole.WriteString(seg)
+		pos += n
+	}
+	if oi < 0 || oj < 0 || whole.String() != f(s) {
+		return 0, 0, false
+	}
+	return oi, oj, true
+}

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -246,6 +247,16 @@ func syntaxError(text string, offset int, err error) *Error {
 		at = len(strings.TrimRight(text[:min(at, len(text))], " \t\r\n"))
 	} else if at > 0 {
 		at-- // encoding/json's offset is past the offending byte
+		// encoding/json quotes the byte, which for a letter of more than
+		// one byte is another letter ('Ä' for the 0xC4 that starts 'İ'):
+		// quote the character the text has there.
+		if r, n := utf8.DecodeRuneInString(text[at:]); n > 1 && r != utf8.RuneError {
+			if i := strings.Index(msg, "invalid character '"); i >= 0 {
+				if j := strings.Index(msg[i+len("invalid character '"):], "'"); j >= 0 {
+					msg = msg[:i] + "invalid character " + strconv.QuoteRune(r) + msg[i+len("invalid character '")+j+1:]
+				}
+			}
+		}
 	}
 	return &Error{Msg: msg + " at " + Position(text, at), CutOff: cut}
 }

@@ -96,7 +96,7 @@ func TestJsonxExtract(t *testing.T) {
 		{name: "NBSP and ideographic space around", text: "\u00a0{\"a\": 1}\u3000\n", mode: Strict, want: `{"a": 1}`},
 		{name: "NEL and line separator around", text: "\u0085[1]\u2028", mode: Strict, want: "[1]"},
 		{name: "NBSP inside is not JSON", text: "{\"a\":\u00a01}", mode: Strict, error: "invalid character"},
-		{name: "byte order mark is not white space", text: "\ufeff{\"a\": 1}", mode: Strict, error: "invalid character 'ï' looking for beginning of value at line 1, column 1"},
+		{name: "byte order mark is not white space", text: "\ufeff{\"a\": 1}", mode: Strict, error: "invalid character '\\ufeff' looking for beginning of value at line 1, column 1"},
 		{name: "zero-width space is not white space", text: "\u200b{}", mode: Strict, error: "looking for beginning of value at line 1, column 1"},
 
 		// Prose.
@@ -333,3 +333,13 @@ func FuzzExtract(f *testing.F) {
 }
 
 const c01aSeed = "Type used:\n```ts\nconst sample = { id: 7 };\n```\nAnswer:\n```json\n{\"status\": \"shipped\", \"items\": 2}\n```"
+
+// A syntax error at a letter of more than one byte quotes that letter, as
+// the text has it, not the byte encoding/json read ('Ä' for the first
+// byte of 'İ').
+func TestSyntaxErrorQuotesTheCharacter(t *testing.T) {
+	_, err := Extract("İİ ERROR: not JSON", Strict)
+	if err == nil || !strings.Contains(err.Error(), "invalid character 'İ' looking for beginning of value at line 1, column 1") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -347,7 +347,7 @@ func TestJudgehttpRedaction(t *testing.T) {
 	c, _ := newClient(t, status(401, `{"error": {"message": "Incorrect API key provided: sk-test-AAAA1111."}}`))
 	c.Secrets = []string{key, ""}
 	_, err := c.Post(context.Background(), "http://judge.test/?key="+key, nil, nil)
-	assert.EqualError(t, err, "testjudge: 1 attempt: HTTP 401 Unauthorized: Incorrect API key provided: [redacted].")
+	assert.EqualError(t, err, "testjudge: 1 attempt: HTTP 401 Unauthorized: Incorrect API key provided: [redacted:openai-key].")
 	assert.NotContains(t, err.Error(), key)
 }
 

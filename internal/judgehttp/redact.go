@@ -11,24 +11,34 @@ import (
 	"github.com/evalkit-go/evalkit/internal/secret"
 )
 
-// Redacted replaces a secret in text (secret.Redacted).
+// Redacted replaces what may be a secret where a URL is shown
+// (RedactedURL): secret.Redacted.
 const Redacted = secret.Redacted
 
 // Secrets lists what a judge must keep out of everything it returns: its
 // API key, the base URL's password, the values of the base URL's query
 // parameters and of the headers whose names secret.Name flags (for a value
-// with a scheme, "Bearer tok", the token alone too).
+// with a scheme, "Bearer tok", the token alone too). It also teaches them
+// to the process's one redactor (secret.Learn), so no other output of the
+// process — a recording's request summary, a failure message, a report —
+// shows them either: labelled "api-key", "url-password",
+// "query:<name>" and "header:<name>".
 func Secrets(apiKey string, base *url.URL, header http.Header) []string {
 	secrets := []string{apiKey}
+	secret.Learn("api-key", apiKey)
 	if base != nil {
 		if base.User != nil {
 			if p, ok := base.User.Password(); ok {
 				secrets = append(secrets, p)
+				secret.Learn("url-password", p)
 			}
 		}
 		for name, vs := range base.Query() {
 			if secret.Name(name) {
 				secrets = append(secrets, vs...)
+				for _, v := range vs {
+					secret.Learn("query:"+strings.ToLower(name), v)
+				}
 			}
 		}
 	}
@@ -36,18 +46,24 @@ func Secrets(apiKey string, base *url.URL, header http.Header) []string {
 		if !secret.Name(name) {
 			continue
 		}
+		label := "header:" + strings.ToLower(name)
 		for _, v := range vs {
-			secrets = append(secrets, v)
-			if _, token, ok := strings.Cut(v, " "); ok {
-				secrets = append(secrets, strings.TrimSpace(token))
+			// A scheme's credential alone, so "Bearer" stays readable;
+			// the whole value when the credential is too short to keep.
+			if _, token, ok := strings.Cut(v, " "); ok && len(strings.TrimSpace(token)) >= secret.MinSecret {
+				v = strings.TrimSpace(token)
 			}
+			secrets = append(secrets, v)
+			secret.Learn(label, v)
 		}
 	}
 	return secrets
 }
 
-// Redact replaces every secret of at least secret.MinSecret bytes in s by
-// "[redacted]", percent-encoded or not (secret.Redact).
+// Redact returns s through the process's one redactor, secrets removed
+// too (secret.Redact): every secret of at least secret.MinSecret bytes,
+// written plain, percent-encoded or JSON-escaped, and every credential
+// shape, each replaced by its label ("[redacted:api-key]").
 func Redact(s string, secrets []string) string { return secret.Redact(s, secrets) }
 
 // RedactURL returns rawURL fit for a message: see RedactedURL. A URL that

@@ -144,14 +144,14 @@ func TestJudgehttpSecrets(t *testing.T) {
 	require.NoError(t, err)
 	header := http.Header{"Helicone-Auth": {"Bearer helicone-tok-1"}, "Anthropic-Beta": {"tools-2024-04-04"}}
 	got := judgehttp.Secrets("sk-api-key-1", base, header)
-	assert.ElementsMatch(t, []string{"sk-api-key-1", "url-password-1", "query-key-12", "Bearer helicone-tok-1", "helicone-tok-1"}, got)
+	assert.ElementsMatch(t, []string{"sk-api-key-1", "url-password-1", "query-key-12", "helicone-tok-1"}, got)
 }
 
 // TestJudgehttpRedactShortValues: values shorter than MinSecret are a local
 // server's placeholder keys, and are left alone.
 func TestJudgehttpRedactShortValues(t *testing.T) {
 	assert.Equal(t, "the reply explains EMPTY", judgehttp.Redact("the reply explains EMPTY", []string{"x", "EMPTY", "ollama", ""}))
-	assert.Equal(t, "key [redacted].", judgehttp.Redact("key 12345678.", []string{"12345678"}))
+	assert.Equal(t, "key [redacted:secret].", judgehttp.Redact("key 12345678.", []string{"12345678"}))
 }
 
 func TestJudgehttpRedactError(t *testing.T) {
@@ -166,7 +166,7 @@ func TestJudgehttpRedactError(t *testing.T) {
 	}()
 	err := fmt.Errorf("openaijudge: %s: %w: the answer ends %q (%w)", leakKey, evalkit.ErrUnreadableVerdict, "key "+leakKey, httpErr)
 	red := judgehttp.RedactError(err, []string{leakKey})
-	assert.Equal(t, `openaijudge: [redacted]: evalkit: unreadable judge verdict: the answer ends "key [redacted]" (testjudge: 1 attempt: HTTP 400 Bad Request: bad)`, red.Error())
+	assert.Equal(t, `openaijudge: [redacted:openai-key]: evalkit: unreadable judge verdict: the answer ends "key [redacted:openai-key]" (testjudge: 1 attempt: HTTP 400 Bad Request: bad)`, red.Error())
 	assert.ErrorIs(t, red, evalkit.ErrUnreadableVerdict)
 	var e *judgehttp.Error
 	require.ErrorAs(t, red, &e)
@@ -186,11 +186,11 @@ func TestJudgehttpRedactVerdict(t *testing.T) {
 	judgehttp.RedactVerdict(&v, []string{leakKey})
 	assert.Equal(t, evalkit.Verdict{
 		Score: 0.8, RawScore: 8, Scored: true, Label: "pass",
-		Model:     "[redacted]",
-		Raw:       `{"reasoning": "echo [redacted]", "score": 8}`,
-		Reasoning: "echo [redacted]",
-		Criteria:  []evalkit.CriterionScore{{Name: "tone", Reasoning: "[redacted]"}},
-		Fields:    map[string]any{"reasoning": "echo [redacted]", "score": 8.0, "notes": []any{"[redacted]", true}},
+		Model:     "[redacted:openai-key]",
+		Raw:       `{"reasoning": "echo [redacted:openai-key]", "score": 8}`,
+		Reasoning: "echo [redacted:openai-key]",
+		Criteria:  []evalkit.CriterionScore{{Name: "tone", Reasoning: "[redacted:openai-key]"}},
+		Fields:    map[string]any{"reasoning": "echo [redacted:openai-key]", "score": 8.0, "notes": []any{"[redacted:openai-key]", true}},
 	}, v)
 
 	// A key the judge wrote JSON-escaped is plain once decoded: in the
@@ -203,10 +203,10 @@ func TestJudgehttpRedactVerdict(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, leakKey, parsed.Label, "decoding made it plain")
 	judgehttp.RedactVerdict(&parsed, []string{leakKey})
-	assert.Equal(t, "[redacted]", parsed.Label)
-	assert.Equal(t, "[redacted]", parsed.Reasoning)
+	assert.Equal(t, "[redacted:openai-key]", parsed.Label)
+	assert.Equal(t, "[redacted:openai-key]", parsed.Reasoning)
 	assert.NotContains(t, parsed.Raw, escaped[:36], "the raw answer keeps no escaped key")
-	assert.Contains(t, parsed.Fields, "[redacted]")
+	assert.Contains(t, parsed.Fields, "[redacted:openai-key]")
 	for k, val := range parsed.Fields {
 		assertNoLeak(t, k)
 		assertNoLeak(t, fmt.Sprint(val))

@@ -1,7 +1,8 @@
 // Package results is the format of evalkit's results files: JSON Lines,
 // one line per check a test ran (and one per transcript those checks
 // read), written by package evaltest and read by `evalkit report`. It
-// needs only the standard library.
+// needs only the standard library and the one redactor (internal/secret),
+// which every line written passes.
 package results
 
 import (
@@ -14,6 +15,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/evalkit-go/evalkit/internal/secret"
 )
 
 // Version is the format's version, written on every line.
@@ -27,6 +30,10 @@ type Line struct {
 	Kind string `json:"kind"`
 	// Test is the full test name: TestRefund/case_name.
 	Test string `json:"test"`
+	// Package is the test's package, as its directory from the module's
+	// root ("examples/agent"; "." for the root), when known: the tests of
+	// two packages that share a results file may share a name.
+	Package string `json:"package,omitempty"`
 	// Case is the case's name, for a check of a case file (RunCases).
 	Case string `json:"case,omitempty"`
 	// Tags are the case's tags.
@@ -48,6 +55,14 @@ type Line struct {
 	Message string `json:"message,omitempty"`
 	// Judge is the model that judged, for a judged check.
 	Judge string `json:"judge,omitempty"`
+	// Criteria are a judged check's criteria as the judge was asked them,
+	// whole (the Check label cuts them); Reasoning is the judge's
+	// reasoning, whole, passed or not; Threshold is what passes, as the
+	// result's want clause says it (">= 0.80", "one of \"A\", \"B\"",
+	// "pass").
+	Criteria  string `json:"criteria,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+	Threshold string `json:"threshold,omitempty"`
 	// Provenance says which judge gave the verdict, for a judged check
 	// whose judge has a name in a judge set or an identity.
 	Provenance *Provenance `json:"provenance,omitempty"`
@@ -169,7 +184,9 @@ func (w *Writer) Write(l Line) error {
 	if err != nil {
 		return fmt.Errorf("results: encoding a line: %w", err)
 	}
-	data = append(data, '\n')
+	// Every field, the transcript's included, passes the one redactor:
+	// a results file goes into CI artifacts and PR comments.
+	data = append(secret.CleanBytes(data), '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
@@ -187,7 +204,8 @@ func (w *Writer) Write(l Line) error {
 	return nil
 }
 
-// Read reads a results file. Errors name the file and the line: a line
+// Read reads a results file, every line redacted (see Writer.Write).
+// Errors name the file and the line: a line
 // that is not JSON, a version or kind this reader does not know, a check
 // line without a test or a status other than pass, fail or error. A file
 // cut off in its last line (a test binary killed mid-write) is an error
@@ -210,6 +228,9 @@ func Read(name string, r io.Reader) ([]Line, error) {
 		if len(raw) == 0 {
 			continue
 		}
+		// Redacted as read too: a file written by an older evalkit, or by
+		// hand, reaches reports only through the one redactor.
+		raw = secret.CleanBytes(raw)
 		var l Line
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		if err := dec.Decode(&l); err != nil {
@@ -269,8 +290,8 @@ func ReadFile(path string) ([]Line, error) {
 	return Read(path, f)
 }
 
-// Key is what identifies a check line across runs and shards: test,
-// case, attempt and check, for comparing two runs' results.
+// Key is what identifies a check line across runs and shards: package,
+// test, case, attempt and check, for comparing two runs' results.
 func (l Line) Key() string {
-	return strings.Join([]string{l.Test, l.Case, fmt.Sprint(l.Attempt), l.Check}, "\x00")
+	return strings.Join([]string{l.Package, l.Test, l.Case, fmt.Sprint(l.Attempt), l.Check}, "\x00")
 }

@@ -1,22 +1,44 @@
-// Package secret finds and redacts credentials: in what the real judges
-// return (internal/judgehttp) and in what recordings write (golden). It
-// holds the rules both share, so there is one list of what a credential
-// looks like. Standard library and the root package only.
+// Package secret is evalkit's one redactor: every writer and printer —
+// failure messages and diffs, test attributes, artifacts, results files,
+// reports, recordings, the evalkit command's output, the judges' errors —
+// passes what it writes through Clean (or a Stream, or a Writer, for
+// text that comes in pieces), so nothing secret leaves a test.
+//
+// Clean removes two things, each replaced by a label that says what was
+// removed and never the value ("[redacted:openai-key]",
+// "[redacted:env:OPENAI_API_KEY]", "[redacted:header:api-key]"):
+//
+//   - the values the process knows are secret (see Learn): its
+//     credential-named environment variables' (EnvName), the
+//     credential-named headers, query parameters and body fields the HTTP
+//     recording transport, the judges and the evaluators send, and what
+//     users register;
+//   - credential shapes, from the list in shapes.go: the documented key
+//     formats of model APIs, clouds, payment, version control, package
+//     registries, chat and e-mail services, JWTs, private key blocks, and
+//     the generic shapes (Bearer and Basic credentials, a URL's password,
+//     a value assigned to a credential's name).
+//
+// Standard library and the root package only.
 package secret
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+	"sync"
 
 	"github.com/evalkit-go/evalkit"
 )
 
-// Redacted replaces a secret in text.
+// Redacted replaces a secret where what it was does not matter, and in
+// what keys a recording: a label never keys (see KeyText).
 const Redacted = "[redacted]"
+
+// Label is the text that replaces a secret of this kind:
+// "[redacted:openai-key]".
+func Label(kind string) string { return "[redacted:" + kind + "]" }
 
 // MinSecret is the shortest value treated as a secret. Shorter values are
 // placeholders — the "x", "EMPTY" or "ollama" a local server is given as
@@ -68,10 +90,14 @@ func Field(name string) bool {
 }
 
 // fieldName is a name as Field compares it: lower case, letters and
-// digits only.
+// digits only, ſ and the Kelvin sign read as s and k.
 func fieldName(name string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
+		case r == 'ſ': // as (?i) reads it
+			return 's'
+		case r == '\u212a': // the Kelvin sign
+			return 'k'
 		case r >= 'A' && r <= 'Z':
 			return r + 'a' - 'A'
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
@@ -89,134 +115,6 @@ func fieldName(name string) string {
 // max_tokens=5, keyword=refund or author=jane must tell requests apart.
 func Param(name string) bool {
 	return Field(name) || strings.HasSuffix(fieldName(name), "signature")
-}
-
-// Redact replaces every secret of at least MinSecret bytes in s by
-// "[redacted]", as written, percent-encoded ("Bearer%20sk%2Dproj%2D…", as
-// a server echoes a request's URL or header) or JSON-escaped
-// ("\u0073\u006b-…", as a judge's raw JSON answer may hold it) in any
-// part: the text is read decoded to find them, and the encoded run that
-// decodes to the secret is replaced.
-func Redact(s string, secrets []string) string {
-	for _, secret := range secrets {
-		if len(secret) >= MinSecret {
-			s = strings.ReplaceAll(s, secret, Redacted)
-		}
-	}
-	if strings.IndexByte(s, '%') >= 0 || strings.IndexByte(s, '\\') >= 0 {
-		s = redactEncoded(s, secrets)
-	}
-	return s
-}
-
-// redactEncoded replaces the percent-encoded or JSON-escaped runs of s
-// that decode to a secret.
-func redactEncoded(s string, secrets []string) string {
-	// Decode once to look, and map offsets back only when a secret is
-	// there, which is rare: a judge's raw answer holds many escapes.
-	text := decodeEscapes(s, nil)
-	if !slices.ContainsFunc(secrets, func(secret string) bool { return len(secret) >= MinSecret && strings.Contains(text, secret) }) {
-		return s
-	}
-	from := make([]int, 0, len(s)+1) // from[k] is where the k-th decoded byte starts in s
-	decodeEscapes(s, &from)
-	from = append(from, len(s))
-	cut := make([]bool, len(s))
-	found := false
-	for _, secret := range secrets {
-		if len(secret) < MinSecret {
-			continue
-		}
-		for at := 0; ; {
-			k := strings.Index(text[at:], secret)
-			if k < 0 {
-				break
-			}
-			start, end := at+k, at+k+len(secret)
-			for i := from[start]; i < from[end]; i++ {
-				cut[i] = true
-			}
-			found, at = true, end
-		}
-	}
-	if !found {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if !cut[i] {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		b.WriteString(Redacted)
-		for i < len(s) && cut[i] {
-			i++
-		}
-	}
-	return b.String()
-}
-
-// decodeEscapes returns s with its percent and JSON escapes decoded, and
-// when from is not nil appends to it, for each decoded byte, the offset in
-// s where it starts.
-func decodeEscapes(s string, from *[]int) string {
-	dec := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		n, b := escape(s, i)
-		if n == 0 {
-			if from != nil {
-				*from = append(*from, i)
-			}
-			dec = append(dec, s[i])
-			i++
-			continue
-		}
-		for range b {
-			if from != nil {
-				*from = append(*from, i)
-			}
-		}
-		dec = append(dec, b...)
-		i += n
-	}
-	return string(dec)
-}
-
-// escape reads the escape at s[i], if one starts there: "%2D", or JSON's
-// "\u002d", "\/", "\\" and "\"". It returns its length in s, 0 when there
-// is none, and the bytes it stands for.
-func escape(s string, i int) (int, []byte) {
-	switch {
-	case s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-		return 3, []byte{unhex(s[i+1])<<4 | unhex(s[i+2])}
-	case s[i] != '\\' || i+1 >= len(s):
-		return 0, nil
-	}
-	switch c := s[i+1]; c {
-	case '/', '\\', '"':
-		return 2, []byte{c}
-	case 'u':
-		if i+5 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
-			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
-			return 6, utf8.AppendRune(nil, r)
-		}
-	}
-	return 0, nil
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
 }
 
 // RedactVerdict replaces text in what v holds from the reply, by f: the
@@ -274,7 +172,7 @@ func RedactVerdict(v *evalkit.Verdict, f func(string) string) {
 // Value returns a copy of a decoded JSON value with every string and
 // every object key passed through f, and every string of at least
 // MinSecret bytes under an object key that Field flags replaced by
-// "[redacted]" whole. Keys that f makes equal are told apart by a suffix,
+// "[redacted:credential]" whole. Keys that f makes equal are told apart by a suffix,
 // " (2)", " (3)", so no value is lost.
 func Value(v any, f func(string) string) any {
 	switch v := v.(type) {
@@ -301,7 +199,7 @@ func Value(v any, f func(string) string) any {
 				}
 			}
 			if s, ok := x.(string); ok && Field(k) && len(s) >= MinSecret {
-				out[key] = Redacted
+				out[key] = Label("credential")
 				continue
 			}
 			out[key] = Value(x, f)
@@ -317,148 +215,185 @@ func Value(v any, f func(string) string) any {
 	return v
 }
 
-// A shape is what one kind of credential looks like in text. The part of
-// a match that is the secret is the submatch named "s", or the whole match.
-type shape struct {
-	name string
-	re   *regexp.Regexp
-	// random says the secret must hold a letter and a digit, so prose
-	// ("Bearer instruments", "api_key = os.environ") is never taken for
-	// a key.
-	random bool
-	// hints are texts, lower case, one of which every match holds: a text
-	// holding none is not searched (the regexp costs about 50 ms a
-	// megabyte, a search for a hint well under one).
-	hints []string
+// Clean returns s with every secret the process knows and every
+// credential shape replaced by its label. It is safe for concurrent use,
+// and Clean(Clean(s)) == Clean(s). A mebibyte of text costs about 4 ms
+// of CPU (BenchmarkRedact); each call also reads the environment (about
+// a microsecond), so a writer cleaning many strings takes a Redactor.
+func Clean(s string) string {
+	return apply(s, tableNow().find(s))
 }
 
-// shapes are the credentials found by their look. The prefixes are the
-// providers' documented key formats; the generic shapes (an auth scheme,
-// a URL's password, a query parameter or an assignment with a credential
-// name) need a value that looks random.
-var shapes = []shape{
-	{"an OpenAI or Anthropic key (sk-…)", regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{10,}`), true, []string{"sk-"}},
-	{"a Google API key (AIza…)", regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`), false, []string{"aiza"}},
-	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), false, []string{"akia", "asia"}},
-	{"a GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`), false, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
-	{"a GitLab token (glpat-…)", regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`), false, []string{"glpat-"}},
-	{"a Slack token (xox…)", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), false, []string{"xox"}},
-	{"a Hugging Face token (hf_…)", regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), false, []string{"hf_"}},
-	{"a JSON Web Token", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), false, []string{"eyj"}},
-	{"a private key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----`), false, []string{"-----begin "}},
-	{"a Bearer, Basic or token credential", regexp.MustCompile(`(?i)\b(?:bearer|basic|token)\s+(?P<s>[A-Za-z0-9._~+/=\-]{8,})`), true, []string{"bearer", "basic", "token"}},
-	{"a password in a URL", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:(?P<s>[^/\s@]{8,})@`), false, []string{"://"}},
-	{"a credential in a URL query", regexp.MustCompile(`[?&](?:[A-Za-z0-9_\-]*(?:key|token|auth|secret|password|signature|sig))=(?P<s>[^&\s"'#<>\\]{8,})`), true, []string{"key=", "token=", "auth=", "secret=", "password=", "signature=", "sig="}},
-	{"a credential assigned to a credential name", regexp.MustCompile(`(?i)["']?(?P<n>[A-Za-z0-9_\-]*(?:key|secret|password|passwd|token|authorization|credential))["']?\s*[:=]\s*["']?(?P<s>[^"'\s,;}&\\]{8,})`), true, []string{"key", "secret", "passw", "token", "authorization", "credential"}},
+// Redactor is Clean with the secrets the process knew when it was made
+// (Now): for a writer that cleans many strings of one output (the fields
+// of a recording, the strings of a request), reading the environment
+// once.
+type Redactor struct{ t *table }
+
+// Now returns a Redactor of the secrets the process knows now.
+func Now() Redactor { return Redactor{tableNow()} }
+
+// Clean is Clean with r's secrets.
+func (r Redactor) Clean(s string) string { return apply(s, r.t.find(s)) }
+
+// CleanBytes is Clean for bytes: data itself when nothing is found. JSON
+// stays JSON: a label holds no quote or backslash, and an escaped secret
+// is replaced escapes and all.
+func CleanBytes(data []byte) []byte {
+	hits := tableNow().find(string(data))
+	if len(hits) == 0 {
+		return data
+	}
+	return []byte(apply(string(data), hits))
 }
 
-// digest is a value that names itself a SHA-256 digest, such as a
-// recording's key: a hash of content, not a credential.
-var digest = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+// Redact is Clean that also removes secrets, each of at least MinSecret
+// bytes: a judge's own API key and header values, which it passes
+// whether or not they were learned. Such a value is labelled as it was
+// learned, else "[redacted:secret]".
+func Redact(s string, secrets []string) string {
+	hits := tableNow().find(s)
+	if extra := extraTable(secrets); extra != nil {
+		hits = merge(append(hits, extra.find(s)...))
+	}
+	return apply(s, hits)
+}
+
+// extraTable is the table of the secrets of at least MinSecret bytes,
+// or nil.
+func extraTable(secrets []string) *table {
+	var vals []known
+	registry.mu.Lock()
+	for _, v := range secrets {
+		if len(v) < MinSecret {
+			continue
+		}
+		label := registry.labels[v]
+		if label == "" {
+			label = "secret"
+		}
+		vals = append(vals, known{value: v, label: label})
+	}
+	registry.mu.Unlock()
+	if len(vals) == 0 {
+		return nil
+	}
+	return newTable(vals, false)
+}
+
+// KeyText returns s with every credential shape replaced by "[redacted]",
+// unlabelled, and nothing else: what recordings key by, so a key depends
+// neither on the environment nor on how labels are worded.
+func KeyText(s string) string {
+	hits := shapeTable().find(s)
+	if len(hits) == 0 {
+		return s
+	}
+	for i := range hits {
+		hits[i].label = ""
+	}
+	return applyPlain(s, hits)
+}
+
+// applyPlain is apply with "[redacted]" for every hit.
+func applyPlain(s string, hits []hit) string {
+	var b strings.Builder
+	at := 0
+	for _, h := range hits {
+		b.WriteString(s[at:h.start])
+		b.WriteString(Redacted)
+		at = h.end
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
+// Unlabel returns s with every label ("[redacted:openai-key]") written
+// "[redacted]": what a recording keys by, whatever the label said.
+func Unlabel(s string) string {
+	if !strings.Contains(s, "[redacted:") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "[redacted:")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteString(Redacted)
+		s = s[i+j+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+var (
+	shapeOnce sync.Once
+	shapeTab  *table
+)
+
+// shapeTable is the table of the shapes alone.
+func shapeTable() *table {
+	shapeOnce.Do(func() { shapeTab = newTable(nil, true) })
+	return shapeTab
+}
 
 // Finding is one credential-shaped string in a text.
 type Finding struct {
-	// Kind says what it looks like: "an OpenAI or Anthropic key (sk-…)".
+	// Kind says what it looks like: "an OpenAI API key (sk-proj-…, …)".
 	Kind string
+	// Label is its kind as a label names it: "openai-key".
+	Label string
 	// Masked is the secret's first four bytes and its length, never the
-	// secret: "sk-t… (16 bytes)".
+	// secret: "sk-t (4 of 16 bytes)".
 	Masked     string
 	start, end int
 }
 
 // Find returns the credential-shaped strings in s, in order, each once:
 // where two shapes find one string, the more specific (a provider's key
-// format before "Bearer …") names it.
+// format before "Bearer …") names it. Only shapes: the values the process
+// knows are not looked for, so what Find says of a file does not depend
+// on the environment.
 func Find(s string) []Finding {
-	var out, add []Finding // out is sorted by start, its findings apart
-	// The hints are searched for in s lowered as (?i) matches it: ToLower
-	// maps the Kelvin sign to k, but leaves the long s (ſ), which (?i)
-	// folds to s.
-	lower := strings.ReplaceAll(strings.ToLower(s), "ſ", "s")
-	for _, sh := range shapes {
-		if !slices.ContainsFunc(sh.hints, func(h string) bool { return strings.Contains(lower, h) }) {
-			continue
-		}
-		si, ni := sh.re.SubexpIndex("s"), sh.re.SubexpIndex("n")
-		add = add[:0]
-		for _, m := range sh.re.FindAllStringSubmatchIndex(s, -1) {
-			start, end := m[0], m[1]
-			if si >= 0 {
-				start, end = m[2*si], m[2*si+1]
-			}
-			if ni >= 0 && !Field(s[m[2*ni]:m[2*ni+1]]) {
-				continue
-			}
-			val := s[start:end]
-			if strings.Contains(val, Redacted) || digest.MatchString(val) || sh.random && !random(val) {
-				continue
-			}
-			if overlaps(out, start, end) {
-				continue // a more specific shape found it first
-			}
-			add = append(add, Finding{Kind: sh.name, Masked: mask(val), start: start, end: end})
-		}
-		if len(add) > 0 {
-			out = append(out, add...)
-			slices.SortFunc(out, func(a, b Finding) int { return a.start - b.start })
-		}
+	hits := shapeTable().find(s)
+	out := make([]Finding, 0, len(hits))
+	for _, h := range hits {
+		out = append(out, Finding{Kind: describe(h.label), Label: h.label, Masked: mask(s[h.start:h.end]), start: h.start, end: h.end})
 	}
 	return out
 }
 
-// overlaps reports whether [start, end) overlaps one of found, sorted by
-// start and apart (so sorted by end too): a binary search, as a text may
-// hold a hundred thousand keys.
-func overlaps(found []Finding, start, end int) bool {
-	i, _ := slices.BinarySearchFunc(found, start, func(f Finding, start int) int {
-		if f.end <= start {
-			return -1
+// describe is what a label's shape says of itself.
+func describe(label string) string {
+	for _, sh := range shapes {
+		if sh.label == label {
+			return sh.what
 		}
-		return 1
-	})
-	return i < len(found) && found[i].start < end
+	}
+	switch label {
+	case "aws-secret-key":
+		return "an AWS secret access key (beside its key id)"
+	case "basic-auth":
+		return "a Basic credential (Authorization: Basic …)"
+	case "token":
+		return "a Token credential (Authorization: Token …)"
+	}
+	return label
 }
 
-// RedactShapes replaces every credential-shaped string in s (see Find) by
-// "[redacted]".
-func RedactShapes(s string) string {
-	found := Find(s)
-	if len(found) == 0 {
-		return s
+// Shapes lists the shapes' labels and what each looks like, in order.
+func Shapes() [][2]string {
+	var out [][2]string
+	for _, sh := range shapes {
+		out = append(out, [2]string{sh.label, sh.what})
 	}
-	cut := make([]bool, len(s))
-	for _, f := range found {
-		for i := f.start; i < f.end; i++ {
-			cut[i] = true
-		}
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if !cut[i] {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		b.WriteString(Redacted)
-		for i < len(s) && cut[i] {
-			i++
-		}
-	}
-	return b.String()
-}
-
-// random reports whether s holds both a letter and a digit.
-func random(s string) bool {
-	letter, digit := false, false
-	for _, r := range s {
-		switch {
-		case r >= '0' && r <= '9':
-			digit = true
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
-			letter = true
-		}
-	}
-	return letter && digit
+	return out
 }
 
 func mask(s string) string {
@@ -466,5 +401,6 @@ func mask(s string) string {
 	if len(head) > 4 {
 		head = head[:4]
 	}
-	return head + "… (" + strconv.Itoa(len(s)) + " bytes)"
+	// No "…" after it: that would read as a secret cut short.
+	return head + " (" + strconv.Itoa(len(head)) + " of " + strconv.Itoa(len(s)) + " bytes)"
 }

@@ -69,8 +69,8 @@ func TestSecretFind(t *testing.T) {
 		"sk-test-AAAA1111",
 	} {
 		assert.NotEmpty(t, secret.Find(s), s)
-		red := secret.RedactShapes(s)
-		assert.Contains(t, red, secret.Redacted, s)
+		red := secret.Clean(s)
+		assert.Contains(t, red, "[redacted:", s)
 		assert.Empty(t, secret.Find(red), "redacted, %q has nothing left to find", red)
 	}
 	for _, s := range []string{
@@ -82,17 +82,22 @@ func TestSecretFind(t *testing.T) {
 		"desk-organisation-and-risk-assessment-framework",
 		"https://example.com/search?q=refund+policy&page=2",
 		`"key": "sha256:9e9fbb8d7cd8c5f8cfd2be1ddb665b740b3b6a0537a70d67a0e12f7f1282a985"`,
+		"sorted(word_counts.items(), key=itemgetter(1), reverse=True)",
+		"The monkey=banana123 and the turkey: stuffing42 are fine.",
+		"Skip the task-1234567890abcdef entirely.",
 	} {
 		assert.Empty(t, secret.Find(s), s)
+		assert.Equal(t, s, secret.Clean(s), s)
 	}
 }
 
-func TestSecretRedactShapes(t *testing.T) {
-	assert.Equal(t, "Authorization: Bearer [redacted], key=[redacted]&alt=json",
-		secret.RedactShapes("Authorization: Bearer sk-test-AAAA1111, key=AIzaTEST3333&alt=json"))
-	assert.Equal(t, "no secret here", secret.RedactShapes("no secret here"))
+func TestSecretClean(t *testing.T) {
+	assert.Equal(t, "Authorization: Bearer [redacted:openai-key], key=[redacted:credential]&alt=json",
+		secret.Clean("Authorization: Bearer sk-test-AAAA1111, key=AIzaTEST3333&alt=json"))
+	assert.Equal(t, "no secret here", secret.Clean("no secret here"))
 	f := secret.Find("Bearer sk-test-AAAA1111")
-	assert.Equal(t, "sk-t… (16 bytes)", f[0].Masked, "a finding never holds the secret")
+	assert.Equal(t, "sk-t (4 of 16 bytes)", f[0].Masked, "a finding never holds the secret")
+	assert.Equal(t, "openai-key", f[0].Label)
 }
 
 func TestSecretRedactVerdict(t *testing.T) {
@@ -108,28 +113,31 @@ func TestSecretRedactVerdict(t *testing.T) {
 	}
 	orig := v.Criteria
 	secret.RedactVerdict(&v, func(s string) string { return secret.Redact(s, []string{leak}) })
+	const r = "[redacted:openai-key]"
 	assert.Equal(t, evalkit.Verdict{
 		Score: 0.8, RawScore: 8, Scored: true, Label: "pass", Passed: &yes,
-		Model: "m [redacted]", Raw: "echo [redacted]", Reasoning: "echo [redacted]",
-		Criteria: []evalkit.CriterionScore{{Name: "tone", Reasoning: "[redacted]"}},
-		Fields:   map[string]any{"reasoning": "[redacted]", "api_key": "[redacted]", "n": []any{"[redacted]", 1.0}},
-		Votes:    []evalkit.Vote{{Judge: "judge 1", Verdict: evalkit.Verdict{Raw: "[redacted]"}, Err: "failed: [redacted]"}},
-		Games:    []evalkit.Verdict{{Raw: "game 1 [redacted]"}, {Reasoning: "game 2 [redacted]"}},
+		Model: "m " + r, Raw: "echo " + r, Reasoning: "echo " + r,
+		Criteria: []evalkit.CriterionScore{{Name: "tone", Reasoning: r}},
+		Fields:   map[string]any{"reasoning": r, "api_key": "[redacted:credential]", "n": []any{r, 1.0}},
+		Votes:    []evalkit.Vote{{Judge: "judge 1", Verdict: evalkit.Verdict{Raw: r}, Err: "failed: " + r}},
+		Games:    []evalkit.Verdict{{Raw: "game 1 " + r}, {Reasoning: "game 2 " + r}},
 	}, v)
 	assert.Equal(t, leak, orig[0].Reasoning, "the caller's slices are not written to")
 }
 
 // Redact finds a secret percent-encoded in any part, and replaces the
-// encoded run; other percent signs stay as they are.
+// encoded run; other percent signs stay as they are. The key here has no
+// shape of its own, so only Redact's list finds it.
 func TestSecretRedactPercentEncoded(t *testing.T) {
-	const key = "sk-proj-SECRETKEY0123456789abcdefXYZ"
+	const key = "Zq7-proj-SECRETKEY0123456789abcdefXYZ"
+	const r = "[redacted:secret]"
 	for in, want := range map[string]string{
-		"denied for Bearer%20sk%2Dproj%2DSECRETKEY0123456789abcdefXYZ":         "denied for Bearer%20[redacted]",
-		"k=sk%2dproj%2dSECRETKEY0123456789abcdefXYZ&x=1":                       "k=[redacted]&x=1",
-		"%73%6B-proj-SECRETKEY0123456789abcdefXYZ%":                            "[redacted]%",
-		"plain " + key + " and encoded sk%2Dproj-SECRETKEY0123456789abcdefXYZ": "plain [redacted] and encoded [redacted]",
-		"100% sure, %zz, %2":                            "100% sure, %zz, %2",
-		"sk%2Dproj%2DSECRETKEY0123456789abcdefXY (cut)": "sk%2Dproj%2DSECRETKEY0123456789abcdefXY (cut)",
+		"denied for X%20Zq7%2Dproj%2DSECRETKEY0123456789abcdefXYZ":              "denied for X%20" + r,
+		"k=Zq7%2dproj%2dSECRETKEY0123456789abcdefXYZ&x=1":                       "k=" + r + "&x=1",
+		"%5Aq7-proj-SECRETKEY0123456789abcdefXYZ%":                              r + "%",
+		"plain " + key + " and encoded Zq7%2Dproj-SECRETKEY0123456789abcdefXYZ": "plain " + r + " and encoded " + r,
+		"100% sure, %zz, %2":                             "100% sure, %zz, %2",
+		"Zq7%2Dproj%2DSECRETKEY0123456789abcdefXY (cut)": "Zq7%2Dproj%2DSECRETKEY0123456789abcdefXY (cut)",
 	} {
 		assert.Equal(t, want, secret.Redact(in, []string{key}), in)
 	}
@@ -137,13 +145,15 @@ func TestSecretRedactPercentEncoded(t *testing.T) {
 
 	// JSON escapes, as a judge's raw JSON answer holds an echoed key.
 	for in, want := range map[string]string{
-		`{"label": "\u0073\u006b\u002dproj-SECRETKEY0123456789abcdefXYZ"}`: `{"label": "[redacted]"}`,
-		`key: sk-proj-SECRETKEY0123456789abcdef\u0058\u0059\u005A.`:        `key: [redacted].`,
-		`{"a": "\\", "b": "\u00e9", "c": "\"quoted\""}`:                    `{"a": "\\", "b": "\u00e9", "c": "\"quoted\""}`,
+		`{"label": "\u005a\u0071\u0037-proj-SECRETKEY0123456789abcdefXYZ"}`: `{"label": "` + r + `"}`,
+		`seen: Zq7-proj-SECRETKEY0123456789abcdef\u0058\u0059\u005A.`:       `seen: ` + r + `.`,
+		`{"a": "\\", "b": "\u00e9", "c": "\"quoted\""}`:                     `{"a": "\\", "b": "\u00e9", "c": "\"quoted\""}`,
 	} {
 		assert.Equal(t, want, secret.Redact(in, []string{key}), in)
 	}
-	assert.Equal(t, `"[redacted]"`, secret.Redact(`"tok\/abc\/12345678"`, []string{"tok/abc/12345678"}), `JSON's \/`)
+	assert.Equal(t, `"`+r+`"`, secret.Redact(`"tok\/abc\/12345678"`, []string{"tok/abc/12345678"}), `JSON's \/`)
+	// Shapes are found encoded too.
+	assert.Equal(t, "denied for Bearer%20[redacted:openai-key]", secret.Clean("denied for Bearer%20sk%2Dproj%2DSECRETKEY0123456789abcdefXYZ"))
 }
 
 // RedactVerdict redacts the label and the keys of Fields, which a judge
@@ -152,11 +162,12 @@ func TestSecretRedactPercentEncoded(t *testing.T) {
 func TestSecretRedactVerdictLabelAndKeys(t *testing.T) {
 	const leak = "sk-LEAKCHECK-q7Zp9Wv3Xy5Tb2Nm"
 	v := evalkit.Verdict{Label: leak, Fields: map[string]any{
-		leak: 1.0, "x " + leak: map[string]any{leak: "y"}, "[redacted]": 2.0, "kept": 3.0,
+		leak: 1.0, "x " + leak: map[string]any{leak: "y"}, "[redacted]": 2.0, "[redacted:openai-key]": 4.0, "kept": 3.0,
 	}}
 	secret.RedactVerdict(&v, func(s string) string { return secret.Redact(s, []string{leak}) })
-	assert.Equal(t, evalkit.Verdict{Label: "[redacted]", Fields: map[string]any{
-		"[redacted] (2)": 1.0, "x [redacted]": map[string]any{"[redacted]": "y"}, "[redacted]": 2.0, "kept": 3.0,
+	const r = "[redacted:openai-key]"
+	assert.Equal(t, evalkit.Verdict{Label: r, Fields: map[string]any{
+		r + " (2)": 1.0, "x " + r: map[string]any{r: "y"}, "[redacted]": 2.0, r: 4.0, "kept": 3.0,
 	}}, v)
 }
 
@@ -176,23 +187,5 @@ func TestSecretFindAtScale(t *testing.T) {
 	}
 	found := secret.Find(b.String())
 	assert.Len(t, found, 200_000)
-	assert.NotContains(t, secret.RedactShapes(b.String()), "sk-test-")
-}
-
-// Redacting a megabyte of prose with no credential, of prose naming
-// credentials ("token", "key") and of text holding a key a line.
-func BenchmarkRedactShapes(b *testing.B) {
-	line := "The assistant refunded order #W2378156 within the 30-day window and said so.\n"
-	for _, tc := range []struct{ name, text string }{
-		{"prose", strings.Repeat(line, 1<<20/len(line))},
-		{"prose naming tokens", strings.Repeat("Each token of the API key is counted. "+line, 1<<20/(len(line)+38))},
-		{"a key a line", strings.Repeat("Authorization: Bearer sk-test-AAAA1111\n", 1<<20/39)},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			b.SetBytes(int64(len(tc.text)))
-			for b.Loop() {
-				secret.RedactShapes(tc.text)
-			}
-		})
-	}
+	assert.NotContains(t, secret.Clean(b.String()), "sk-test-")
 }

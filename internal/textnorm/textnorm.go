@@ -19,7 +19,8 @@ func Newlines(s string) string {
 }
 
 // Excerpt bounds s to about max bytes for a failure message, cutting on a rune
-// boundary and saying how much was left out.
+// boundary, never inside what looks like a key (see Cut), and saying how much
+// was left out.
 func Excerpt(s string, max int) string {
 	if len(s) <= max {
 		return s
@@ -28,6 +29,7 @@ func Excerpt(s string, max int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
+	cut = Cut(s, cut, false)
 	return s[:cut] + fmt.Sprintf("… [%d more bytes]", len(s)-cut)
 }
 
@@ -40,5 +42,57 @@ func Quote(s string, max int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
+	cut = Cut(s, cut, false)
 	return strconv.Quote(s[:cut]) + fmt.Sprintf("… [%d more bytes]", len(s)-cut)
+}
+
+// keyByte reports whether c may be part of a key or token: what Excerpt
+// and the context windows of failure messages never cut through.
+func keyByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_+/=.-", c) >= 0
+}
+
+// maxKeyRun is the longest run Cut moves a cut out of: past it, the run is
+// cut where it falls (and the redactor reads a long cut run as a key's).
+const maxKeyRun = 512
+
+// Cut moves a cut at s[i] out of a run of characters that looks like a
+// key or token — 16 or more letters, digits and _+/=.- holding a letter
+// and a digit, or 8 or more holding both cases and a digit — so a failure
+// message never shows part of a credential, which the redactor (package
+// internal/secret) could then not tell from text: to the run's start when
+// the text after i is left out (forward false), to its end when the text
+// before i is (forward true). Any other cut stays where it is.
+func Cut(s string, i int, forward bool) int {
+	if i <= 0 || i >= len(s) || !keyByte(s[i-1]) || !keyByte(s[i]) {
+		return i
+	}
+	start, end := i, i
+	for start > 0 && i-start < maxKeyRun && keyByte(s[start-1]) {
+		start--
+	}
+	for end < len(s) && end-i < maxKeyRun && keyByte(s[end]) {
+		end++
+	}
+	if !keyRun(s[start:end]) || start > 0 && keyByte(s[start-1]) || end < len(s) && keyByte(s[end]) {
+		return i
+	}
+	if forward {
+		return end
+	}
+	return start
+}
+
+// keyRun reports whether a run of key characters looks like a key (see
+// Cut).
+func keyRun(r string) bool {
+	var letter, digit, up, lo bool
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		up = up || 'A' <= c && c <= 'Z'
+		lo = lo || 'a' <= c && c <= 'z'
+		digit = digit || '0' <= c && c <= '9'
+	}
+	letter = up || lo
+	return letter && digit && (len(r) >= 16 || len(r) >= 8 && up && lo)
 }

@@ -36,12 +36,13 @@ type Problem struct {
 // nodes: every key given twice in a mapping, named with the mapping's
 // path and the first key's line, and an alias past MaxAliasNodes, named
 // with the line and path of the alias written in the document that holds
-// it (the walk stops there). path is the root's path: "" or, for a
+// it (the walk stops there), and an alias that stands for a node holding
+// it (a cycle, which would expand without end), named the same way. path is the root's path: "" or, for a
 // document that is a list of cases, "cases"; a field's path is its
 // mapping's, ".", and its key ("judges.strict.settings"), an element's
 // its list's and "[i]".
 func Check(doc *yaml.Node, path string) []Problem {
-	c := &checker{}
+	c := &checker{open: map[*yaml.Node]bool{}}
 	c.walk(doc, path, nil)
 	return c.problems
 }
@@ -49,7 +50,10 @@ func Check(doc *yaml.Node, path string) []Problem {
 type checker struct {
 	problems []Problem
 	expanded int  // nodes reached through aliases
-	over     bool // past MaxAliasNodes: stop
+	over     bool // past MaxAliasNodes, or a cycle: stop
+	// open are the lists and mappings the walk is inside of: an alias
+	// to one of them is a cycle.
+	open map[*yaml.Node]bool
 }
 
 // use is an alias as written in the document, and its path.
@@ -79,15 +83,25 @@ func (c *checker) walk(n *yaml.Node, path string, via *use) {
 			c.walk(x, path, via)
 		}
 	case yaml.AliasNode:
+		if c.open[n.Alias] {
+			c.over = true
+			c.problems = append(c.problems, Problem{Line: n.Line, Msg: prefix(path, fmt.Sprintf(
+				"the alias *%s stands for a value that holds it: it would expand without end", n.Value))})
+			return
+		}
 		if via == nil {
 			via = &use{alias: n, path: path}
 		}
 		c.walk(n.Alias, path, via)
 	case yaml.SequenceNode:
+		c.open[n] = true
+		defer delete(c.open, n)
 		for i, x := range n.Content {
 			c.walk(x, path+"["+strconv.Itoa(i)+"]", via)
 		}
 	case yaml.MappingNode:
+		c.open[n] = true
+		defer delete(c.open, n)
 		var first map[string]int
 		if via == nil {
 			first = make(map[string]int, len(n.Content)/2)

@@ -53,6 +53,8 @@ func TestCheck(t *testing.T) {
 		{"a JSON document", "", `{"name": "A", "name": "B"}`, []yamlcheck.Problem{{Line: 1, Msg: `field "name" is given twice (first at line 1)`}}},
 		{"an alias bomb", "", aliasBomb(1000), []yamlcheck.Problem{{Line: 1113, Msg: "uses.e110: the alias *list makes the file more than 1000000 YAML nodes, " +
 			"each use of an alias counted with all it stands for: use fewer aliases, or write the values out"}}},
+		{"a cycle", "", "prompts: &b\n  x: *b\n", []yamlcheck.Problem{{Line: 2, Msg: "prompts.x: the alias *b stands for a value that holds it: it would expand without end"}}},
+		{"a cycle through a list", "cases", "- &c {name: a, evals: [*c]}\n", []yamlcheck.Problem{{Line: 1, Msg: "cases[0].evals[0]: the alias *c stands for a value that holds it: it would expand without end"}}},
 		{"a billion laughs", "", laughs(), []yamlcheck.Problem{{Line: 7, Msg: "g[0]: the alias *f makes the file more than 1000000 YAML nodes, " +
 			"each use of an alias counted with all it stands for: use fewer aliases, or write the values out"}}},
 	} {

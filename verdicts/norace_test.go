@@ -1,0 +1,5 @@
+//go:build !race
+
+package verdicts
+
+const raceEnabled = false
