@@ -250,7 +250,7 @@ func (t *Transport) liveRoundTrip(req *http.Request, body []byte) (*http.Respons
 	if err != nil {
 		return resp, nil // not kept: Transcript skips it
 	}
-	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plain, t.test, t.clean, t.ignore)
+	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plain, t.test, t.cleaner(), t.ignore)
 	if err != nil {
 		return resp, nil
 	}
@@ -260,7 +260,7 @@ func (t *Transport) liveRoundTrip(req *http.Request, body []byte) (*http.Respons
 	r := HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}
 	if isEventStream(resp.Header) {
 		resp.Body = &teeStream{src: resp.Body, done: func(data []byte) {
-			r.Events = splitEvents(data, t.clean)
+			r.Events = splitEvents(data, t.cleaner())
 			t.logExchange(kr.written, r)
 		}}
 		return resp, nil

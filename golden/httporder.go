@@ -14,12 +14,16 @@ import (
 // calls made again alike are written in the same place, so re-recording
 // them writes the same bytes; parallel subtests each keep their own order.
 
-// WithTest names the test a Transport's requests belong to: its
-// interactions are written in the order it made them, after those of the
-// tests whose names sort before it (evaltest.HTTPClient gives the test's
-// name). Without it, the Transport's requests belong to the test "",
-// whose interactions are written by key: Transports without a name have
-// no order between them that a rerun keeps.
+// WithTest names the test a Transport's requests belong to
+// ("TestAgent", "TestAgent/refund"): its requests are keyed with it
+// (Interaction.Test), and the Transports of one test count identical
+// requests together until every one of them is closed, so sibling tests
+// and repeated attempts sending one request each replay their own answers
+// in order; its interactions are written in the order it made them, after
+// those of the tests whose names sort before it (evaltest.HTTPClient gives
+// the test's name). Without it, the Transport's requests belong to the
+// test "", count on their own, and are written by key: Transports without
+// a name have no order between them that a rerun keeps.
 func WithTest(name string) Option { return func(s *store) { s.test = name } }
 
 // callPos is where a request came in a run: its test, and its place
