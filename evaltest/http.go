@@ -137,14 +137,25 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 	return rec
 }
 
-// testScope names the test an exchange belongs to: the test's full name,
+// testScope names the test an exchange belongs to — its key's test and
+// the recording's "test" field, one name for both: the test's full name,
 // and for a Repeat attempt its number ("TestAgent/refund (attempt 2)"), so
-// attempts replay their own answers even when they run concurrently.
+// attempts replay their own answers even when they run concurrently. It
+// looks through the reporter wrapping tb and through a T given as a
+// testing.TB to the attempt's own TB.
 func testScope(tb testing.TB) string {
-	if a, ok := tb.(*attemptTB); ok {
-		return fmt.Sprintf("%s (attempt %d)", tb.Name(), a.index)
+	for {
+		switch x := tb.(type) {
+		case *redactingTB:
+			tb = x.TB
+		case *T:
+			tb = x.tb
+		case *attemptTB:
+			return fmt.Sprintf("%s (attempt %d)", x.Name(), x.index)
+		default:
+			return tb.Name()
+		}
 	}
-	return tb.Name()
 }
 
 // RoundTrip implements http.RoundTripper: the recorded response, or live's

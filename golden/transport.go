@@ -94,7 +94,6 @@ type Transport struct {
 	missHint *string // WithMissResponses
 
 	mu     sync.Mutex
-	calls  int // requests sent so far, for their order in the file
 	misses []*NotRecordedError
 	open   map[*streamBody]string // live streams not yet ended → their request
 	cut    []error                // live streams the client left before their end
@@ -102,10 +101,12 @@ type Transport struct {
 	closed bool
 }
 
-// counter counts the identical requests of a test (or of a Transport of
-// no test) and holds its transient failures not yet answered.
+// counter counts the requests of a test (or of a Transport of no test),
+// for their order in the file, and its identical requests, and holds its
+// transient failures not yet answered.
 type counter struct {
 	mu      sync.Mutex
+	calls   int                    // requests so far, for their order in the file
 	seen    map[string]int         // key → identical requests so far
 	pending map[string]Interaction // key → its last transient failure, not counted
 	open    int                    // the test's Transports not closed
@@ -115,12 +116,14 @@ func newCounter() *counter {
 	return &counter{seen: map[string]int{}, pending: map[string]Interaction{}}
 }
 
-// next counts a request with key and returns its occurrence.
-func (c *counter) next(key string) int {
+// next counts a request with key and returns its occurrence and its
+// place among the requests counted, from 1.
+func (c *counter) next(key string) (n, seq int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.calls++
 	c.seen[key]++
-	return c.seen[key]
+	return c.seen[key], c.calls
 }
 
 // undo takes back occurrence n of key, when it is still the last: a retry
@@ -162,9 +165,9 @@ type httpStore struct {
 	exists   bool
 	sum      string
 	partial  bool
-	notes    []string           // see Transport.Notes
-	pos      map[string]callPos // by ID: where its test last made it (httporder.go)
-	fileIdx  map[string]int     // by ID: its place in the file as read
+	notes    []string       // see Transport.Notes
+	pos      map[string]int // by ID: its place among its test's requests this run (httporder.go)
+	fileIdx  map[string]int // by ID: its place in the file as read
 }
 
 // httpCall is a live exchange that other identical requests wait for.
@@ -408,16 +411,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := t.count.next(kr.key)
-	t.mu.Lock()
-	t.calls++
-	seq := t.calls
-	t.mu.Unlock()
+	n, seq := t.count.next(kr.key)
 	id := kr.key + "#" + strconv.Itoa(n)
 
 	st.mu.Lock()
 	if st.mode != ModeReplay {
-		st.noteCall(id, t.test, seq) // where the file will list it (httporder.go)
+		st.noteCall(id, seq) // where the file will list it (httporder.go)
 	}
 	in, hit := st.entries[id]
 	if hit && (st.mode != ModeRefresh || st.fresh[id]) {
