@@ -261,6 +261,7 @@ const replayKey = "evalkit-replay-no-key"
 //	client := anthropic.NewClient(option.WithAPIKey(evaltest.APIKey(t, "ANTHROPIC_API_KEY")), option.WithHTTPClient(evaltest.HTTPClient(t)))
 func APIKey(tb testing.TB, env string) string {
 	tb.Helper()
+	tb = reporter(tb)
 	mode, err := Mode()
 	if err != nil {
 		tb.Fatalf("APIKey(t, %q): error: %v", env, err)
