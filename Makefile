@@ -3,11 +3,18 @@ GO        ?= go
 GOTESTSUM  = $(GO) tool -modfile=tools/go.mod gotestsum
 PKGS       = ./...
 
-.PHONY: test race record demo lint bench bench-all buildcost cover report fuzz checks
+.PHONY: test race record demo lint bench bench-all buildcost cover report fuzz checks sdktest
 
 ## test: lint, then every test of every package (the CI command)
 test: lint
 	$(GOTESTSUM) --format pkgname-and-test-fails -- -count=1 $(PKGS)
+
+## sdktest: agents written with the real SDKs (openai-go, anthropic-sdk-go, go-openai, langchaingo),
+## replayed with no key and no network, from their own module (sdktest/go.mod); then every committed
+## recording of the repository is verified (evalkit golden verify)
+sdktest:
+	cd sdktest && $(GO) vet ./... && $(GO) test -count=1 ./...
+	$(GO) run ./cmd/evalkit golden verify
 
 ## race: every test under the race detector
 race:

@@ -207,7 +207,12 @@ type AntiPattern struct {
 	// Sequence is the tools in order. By default other calls may come
 	// between them (a subsequence, as PromptKit's); with Contiguous they
 	// must follow one another.
-	Sequence   []string
+	Sequence []string
+	// Steps is the sequence with conditions on each call, instead of
+	// Sequence: a tool and the arguments, patterns on them (ArgsMatch) or
+	// result that make the call part of the pattern — "run_shell whose
+	// command matches rm -rf", a refund above 500 after no lookup.
+	Steps      []ExpectedCall
 	Contiguous bool
 	// Message says why the pattern is bad; failures show it.
 	Message string
@@ -261,7 +266,7 @@ func buildToolAntiPattern(p *params) (Check, error) {
 		}
 		sub := newParams(p.check, m)
 		var ap AntiPattern
-		ap.Sequence, _, err = sub.strs(true, "sequence")
+		ap.Sequence, ap.Steps, err = patternSequence(sub)
 		if err == nil {
 			ap.Message, _, err = sub.str(false, "message")
 		}
@@ -282,23 +287,103 @@ func buildToolAntiPattern(p *params) (Check, error) {
 	return c, nil
 }
 
-func (c ToolAntiPattern) validate() error {
-	const check = "tool_anti_pattern"
-	if len(c.Patterns) == 0 {
-		return paramErr(check, "patterns", "empty list: give at least one pattern")
+// patternSequence reads a pattern's sequence: tool names, or steps with
+// conditions (objects as tool_call_chain's steps), which may mix.
+func patternSequence(p *params) ([]string, []ExpectedCall, error) {
+	v, ok, err := p.value("sequence")
+	if err != nil {
+		return nil, nil, err
 	}
-	for i, ap := range c.Patterns {
-		if err := toolNames(check, fmt.Sprintf("patterns[%d].sequence", i), ap.Sequence, true); err != nil {
-			return err
+	if !ok {
+		return nil, nil, p.err("sequence", "required: want a list of tool names or {tool, args_match, ...} steps")
+	}
+	norm, err := normalizeArgs(v)
+	items, isList := norm.([]any)
+	if err != nil || !isList {
+		return nil, nil, p.err("sequence", "want a list of tool names or steps, got %s", kindOf(v))
+	}
+	names := make([]string, 0, len(items))
+	conditioned := false
+	for _, it := range items {
+		switch it := it.(type) {
+		case string:
+			names = append(names, it)
+		case map[string]any:
+			conditioned = true
+		default:
+			return nil, nil, p.err("sequence", "want tool names or {tool, ...} steps, got %s", kindOf(it))
 		}
 	}
-	return checkScope(check, c.Scope)
+	if !conditioned {
+		return names, nil, nil
+	}
+	for i, it := range items {
+		if name, isName := it.(string); isName {
+			items[i] = map[string]any{"tool": name}
+		}
+	}
+	steps, err := readSpecs(p, "sequence", items, "tool", "tool_name", "name")
+	return nil, steps, err
+}
+
+// steps is the pattern as expected calls: its Steps, or its Sequence's
+// tools with no condition.
+func (ap AntiPattern) steps() []ExpectedCall {
+	if len(ap.Steps) > 0 {
+		return ap.Steps
+	}
+	out := make([]ExpectedCall, len(ap.Sequence))
+	for i, name := range ap.Sequence {
+		out[i] = ExpectedCall{Tool: name}
+	}
+	return out
+}
+
+func (ap AntiPattern) names() []string {
+	out := make([]string, 0, len(ap.Sequence)+len(ap.Steps))
+	out = append(out, ap.Sequence...)
+	for _, s := range ap.Steps {
+		out = append(out, s.Tool)
+	}
+	return out
+}
+
+func (c ToolAntiPattern) validate() error {
+	_, err := c.wants()
+	return err
+}
+
+// wants validates the patterns and returns each one's steps.
+func (c ToolAntiPattern) wants() ([][]wantCall, error) {
+	const check = "tool_anti_pattern"
+	if len(c.Patterns) == 0 {
+		return nil, paramErr(check, "patterns", "empty list: give at least one pattern")
+	}
+	out := make([][]wantCall, len(c.Patterns))
+	for i, ap := range c.Patterns {
+		at := fmt.Sprintf("patterns[%d].sequence", i)
+		switch {
+		case len(ap.Sequence) > 0 && len(ap.Steps) > 0:
+			return nil, paramErr(check, at, "give Sequence or Steps, not both")
+		case len(ap.Steps) == 0:
+			if err := toolNames(check, at, ap.Sequence, true); err != nil {
+				return nil, err
+			}
+		}
+		w, err := wantList(check, at+"[%d].", "tool", ap.steps(), wantOpts{})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = w
+	}
+	return out, checkScope(check, c.Scope)
 }
 
 // Check implements Check.
 func (c ToolAntiPattern) Check(_ context.Context, tr *evalkit.Transcript) (Result, error) {
 	const check = "tool_anti_pattern"
-	if err := c.validate(); err != nil {
+	wants, err := c.wants()
+	if err != nil {
 		return Result{}, err
 	}
 	sc, err := scopedCalls(check, tr, c.Scope)
@@ -307,18 +392,19 @@ func (c ToolAntiPattern) Check(_ context.Context, tr *evalkit.Transcript) (Resul
 	}
 	refs := make([]toolRef, len(c.Patterns))
 	for i, ap := range c.Patterns {
-		refs[i] = toolRef{fmt.Sprintf("patterns[%d].sequence", i), ap.Sequence}
+		refs[i] = toolRef{fmt.Sprintf("patterns[%d].sequence", i), ap.names()}
 	}
 	if err := undeclared(check, tr, refs...); err != nil {
 		return Result{}, err
 	}
+	ix := newCallIndex(sc.calls)
 	found := bounded{max: maxProblems}
 	for i, ap := range c.Patterns {
-		at := findPattern(sc.calls, ap)
+		at := findPattern(sc.calls, wants[i], ap.Contiguous, func(w wantCall, k int) bool { return w.meets(sc.calls[k], ix.args(k)) })
 		if at == nil {
 			continue
 		}
-		line := fmt.Sprintf("pattern %d %s found at calls %s", i+1, arrowNames(ap.Sequence), callNumbers(at))
+		line := fmt.Sprintf("pattern %d %s found at calls %s", i+1, patternLabel(ap, wants[i]), callNumbers(at))
 		if ap.Message != "" {
 			line += ": " + ap.Message
 		}
@@ -336,33 +422,47 @@ func (c ToolAntiPattern) Check(_ context.Context, tr *evalkit.Transcript) (Resul
 	return fail(score, fmt.Sprintf("found %d of %s", n, plural(len(c.Patterns), "anti-pattern")), sc.withScope(append(details, sequenceDetail(sc.calls)))...), nil
 }
 
-// findPattern returns the calls that form ap, earliest first, or nil.
-func findPattern(calls []evalkit.ToolCall, ap AntiPattern) []int {
-	if ap.Contiguous {
-		for i := 0; i+len(ap.Sequence) <= len(calls); i++ {
-			at := make([]int, 0, len(ap.Sequence))
-			for k, name := range ap.Sequence {
-				if calls[i+k].Name != name {
+// findPattern returns the calls that form the steps, earliest first, or
+// nil: one after another when contiguous, else a subsequence.
+func findPattern(calls []evalkit.ToolCall, steps []wantCall, contiguous bool, meets func(wantCall, int) bool) []int {
+	if contiguous {
+		for i := 0; i+len(steps) <= len(calls); i++ {
+			at := make([]int, 0, len(steps))
+			for k, w := range steps {
+				if !meets(w, i+k) {
 					break
 				}
 				at = append(at, i+k)
 			}
-			if len(at) == len(ap.Sequence) {
+			if len(at) == len(steps) {
 				return at
 			}
 		}
 		return nil
 	}
-	at := make([]int, 0, len(ap.Sequence))
-	for i, call := range calls {
-		if len(at) < len(ap.Sequence) && call.Name == ap.Sequence[len(at)] {
+	at := make([]int, 0, len(steps))
+	for i := range calls {
+		if len(at) < len(steps) && meets(steps[len(at)], i) {
 			at = append(at, i)
 		}
 	}
-	if len(at) < len(ap.Sequence) {
+	if len(at) < len(steps) {
 		return nil
 	}
 	return at
+}
+
+// patternLabel names a pattern in a failure: its tools, with each step's
+// conditions when it has them.
+func patternLabel(ap AntiPattern, steps []wantCall) string {
+	if len(ap.Steps) == 0 {
+		return arrowNames(ap.Sequence)
+	}
+	parts := make([]string, len(steps))
+	for i, w := range steps {
+		parts[i] = strings.TrimSpace(w.label())
+	}
+	return strings.Join(parts, " → ")
 }
 
 func arrowNames(names []string) string {
@@ -378,6 +478,13 @@ func (c ToolAntiPattern) Describe() string {
 	parts := make([]string, len(c.Patterns))
 	for i, ap := range c.Patterns {
 		parts[i] = arrowNames(ap.Sequence)
+		if len(ap.Steps) > 0 {
+			steps := make([]string, len(ap.Steps))
+			for k, st := range ap.Steps {
+				steps[k] = describeWant(st)
+			}
+			parts[i] = strings.Join(steps, " → ")
+		}
 		if ap.Contiguous {
 			parts[i] += " (in a row)"
 		}
@@ -392,9 +499,11 @@ func (c ToolAntiPattern) Describe() string {
 // query is not a repeat, the same search twice is. NameOnly counts calls of
 // the same tool as repeats whatever their arguments (PromptKit's
 // tool_no_repeat); Anywhere counts identical calls anywhere in the scope,
-// not only in a row. Tools, when given, limits the check to those tools;
-// calls of other tools still break a run. Arguments that cannot be read
-// compare by their text.
+// not only in a row. Tools, when given, limits the check to those tools,
+// and Calls to the calls that meet one of its expected calls (a tool with
+// conditions on its arguments: "charge_card whose amount is over 100",
+// "run_shell whose command matches rm"); calls of other tools still break
+// a run. Arguments that cannot be read compare by their text.
 //
 // Score is the fraction of calls that are not excess repeats. The failure
 // lists each repeat (the first 10):
@@ -407,10 +516,13 @@ func (c ToolAntiPattern) Describe() string {
 //
 // Registry type "tool_no_repeat", params: tools, max_repeats (default 1),
 // same_args (default true; false is NameOnly), consecutive (default true;
-// false is Anywhere), ignore_fields, scope. As PromptKit's tool_no_repeat,
-// which counts a call of the same tool as a repeat whatever its arguments.
+// false is Anywhere), ignore_fields, calls (a list of {tool, expected_args,
+// args_match, ...} as tool_call_chain's steps), scope. As PromptKit's
+// tool_no_repeat, which counts a call of the same tool as a repeat
+// whatever its arguments.
 type ToolNoRepeat struct {
 	Tools        []string
+	Calls        []ExpectedCall
 	MaxRepeats   int
 	NameOnly     bool
 	Anywhere     bool
@@ -445,6 +557,13 @@ func buildToolNoRepeat(p *params) (Check, error) {
 	if c.IgnoreFields, _, err = p.strs(false, "ignore_fields"); err != nil {
 		return nil, err
 	}
+	if v, ok, err := p.value("calls"); err != nil {
+		return nil, err
+	} else if ok {
+		if c.Calls, err = readSpecs(p, "calls", v, "tool", "tool_name", "name"); err != nil {
+			return nil, err
+		}
+	}
 	c.Scope, err = p.scope()
 	return c, err
 }
@@ -464,6 +583,9 @@ func (c ToolNoRepeat) validate() error {
 		if _, err := argPath(f); err != nil {
 			return paramErr(check, "ignore_fields", "item %d: %v", i, err)
 		}
+	}
+	if _, err := wantList(check, "calls[%d].", "tool", c.Calls, wantOpts{}); err != nil {
+		return err
 	}
 	return checkScope(check, c.Scope)
 }
@@ -491,11 +613,26 @@ func (c ToolNoRepeat) Check(_ context.Context, tr *evalkit.Transcript) (Result, 
 	for _, t := range c.Tools {
 		only[t] = true
 	}
+	conds, _ := wantList(check, "calls[%d].", "tool", c.Calls, wantOpts{}) // validated above
+	ix := newCallIndex(sc.calls)
 	keys := make([]string, len(sc.calls))
 	for i, call := range sc.calls {
 		keys[i] = c.callKey(call, ignore)
 	}
-	counted := func(i int) bool { return len(only) == 0 || only[sc.calls[i].Name] }
+	counted := func(i int) bool {
+		if len(only) > 0 && !only[sc.calls[i].Name] {
+			return false
+		}
+		if len(conds) == 0 {
+			return true
+		}
+		for _, w := range conds {
+			if w.meets(sc.calls[i], ix.args(i)) {
+				return true
+			}
+		}
+		return false
+	}
 	repeats := bounded{max: maxProblems}
 	excess := 0
 	report := func(at []int) {
@@ -635,6 +772,13 @@ func (c ToolNoRepeat) Describe() string {
 	which := ""
 	if len(c.Tools) > 0 {
 		which = " of " + joinQuoted(c.Tools, "or")
+	}
+	if len(c.Calls) > 0 {
+		calls := make([]string, len(c.Calls))
+		for i, w := range c.Calls {
+			calls[i] = describeWant(w)
+		}
+		which += " among calls of " + strings.Join(calls, " or ")
 	}
 	how := fmt.Sprintf("made more than %s %s", times(max(c.MaxRepeats, 1)), where)
 	if c.MaxRepeats <= 1 {

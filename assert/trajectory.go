@@ -24,6 +24,9 @@ import (
 func addTrajectoryChecks(r *Registry) {
 	for name, build := range map[string]func(*params) (Check, error){
 		"tool_call_chain":            buildToolCallChain,
+		"tool_call_order":            buildToolCallOrder,
+		"tool_calls_valid":           buildToolCallsValid,
+		"tool_calls_acceptable":      buildToolCallsAcceptable,
 		"tool_calls_with_args":       buildToolCallsWithArgs,
 		"tool_args_excluded":         buildToolArgsExcluded,
 		"tool_anti_pattern":          buildToolAntiPattern,
@@ -43,6 +46,9 @@ func addTrajectoryChecks(r *Registry) {
 	excluded := r.entries["tool_args_excluded"]
 	r.entries["tool_args_excluded_session"] = entry{build: excluded.build, target: "tool_args_excluded", scope: Session}
 	r.entries["tools_not_called_with_args"] = entry{build: excluded.build, target: "tool_args_excluded", scope: Session}
+	// promptfoo's is-valid-openai-tools-call, BFCL's AST checker.
+	r.entries["is_valid_openai_tools_call"] = entry{build: buildToolCallsValid, target: "tool_calls_valid"}
+	r.entries["bfcl_ast"] = entry{build: buildToolCallsAcceptable, target: "tool_calls_acceptable"}
 }
 
 // ToolCallChain passes when each of Steps was matched by a call of its own,

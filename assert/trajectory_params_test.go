@@ -18,4 +18,9 @@ var trajectoryParams = map[string]map[string]any{
 	"tool_result_has_media":      {"tool": "screenshot", "media_type": "image"},
 	"tool_result_media_type":     {"tool": "screenshot", "mime_type": "image/png"},
 	"tool_exec":                  {"tool": "run_tests"},
+	"tool_call_order":            {"stages": []any{[]any{"search", "lookup"}, "book"}},
+	"tool_calls_valid":           {},
+	"is_valid_openai_tools_call": {},
+	"tool_calls_acceptable":      {"ground_truth": []any{map[string]any{"search": map[string]any{"q": []any{"refund", ""}}}}},
+	"bfcl_ast":                   {"ground_truth": []any{map[string]any{"search": map[string]any{"q": []any{"refund"}}}}},
 }

@@ -70,7 +70,7 @@ func (r *Registry) WithEnv(names ...string) *Registry {
 }
 
 // WithHTTPClient returns a registry whose external evaluators (rest_eval,
-// a2a_eval) call with hc: evaltest.HTTPClient(t), which records and
+// a2a_eval) call with hc: evaltest.HTTPClient(t).Client, which records and
 // replays them, a proxy, a test server's client. Redirects are never
 // followed, whatever hc says; nil is http.DefaultClient.
 func (r *Registry) WithHTTPClient(hc *http.Client) *Registry {

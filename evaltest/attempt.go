@@ -63,7 +63,7 @@ func (s *attemptState) status() Status {
 // with runtime.Goexit) and returns how it went.
 func (t *T) runAttempt(ctx context.Context, i int, attempt func(et *T)) Attempt {
 	st := &attemptState{}
-	tb := &attemptTB{TB: t.tb, st: st, ctx: ctx}
+	tb := &attemptTB{TB: t.tb, st: st, ctx: ctx, index: i}
 	et := &T{tb: tb, registry: t.registry, judge: t.judge, judges: t.judges, sel: t.sel, mode: t.mode, modeSet: t.modeSet}
 	et.x = t.x
 	et.x.parent, et.x.attempt, et.x.index, et.x.last = t, st, i, nil
@@ -116,8 +116,9 @@ func (s *attemptState) runCleanups() {
 // message then says where in the attempt function it failed.
 type attemptTB struct {
 	testing.TB
-	st  *attemptState
-	ctx context.Context
+	st    *attemptState
+	ctx   context.Context
+	index int // the attempt's number, from 1
 }
 
 func (a *attemptTB) Context() context.Context { return a.ctx }

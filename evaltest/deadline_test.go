@@ -65,7 +65,7 @@ func TestDurabilityChild(t *testing.T) {
 			fmt.Printf("obtained %d\n", i)
 		}
 	case "stall-http":
-		client := evaltest.HTTPClient(t)
+		client := evaltest.HTTPClient(t).Client
 		for i := range childN + 1 {
 			if _, err := complete(client, srv.URL, i); err != nil {
 				t.Logf("the agent's call %d failed: %v", i, err)
@@ -121,12 +121,12 @@ func TestDurabilityChild(t *testing.T) {
 		}))
 		defer trickle.Close()
 		defer close(end)
-		client := evaltest.HTTPClient(t)
+		client := evaltest.HTTPClient(t).Client
 		text, err := complete(client, trickle.URL, 0)
 		t.Logf("the agent's call ended: %q, %v", text, err)
 	case "kill", "panic":
 		et := evaltest.New(t, evaltest.WithJudge(&liveJudge{fake: judgefake.Pass()}))
-		client := evaltest.HTTPClient(t)
+		client := evaltest.HTTPClient(t).Client
 		for i := range 1000 { // bounded, should the parent not kill it
 			if i == childN && scenario == "panic" {
 				done := make(chan struct{})
@@ -376,7 +376,7 @@ func checkRecovered(t *testing.T, dir string, n int) {
 	t.Setenv("EVALKIT_USAGE_DIR", filepath.Join(dir, "usage"))
 	live := &liveJudge{fake: judgefake.Err(errors.New("replay asked the live judge"))}
 	tb := run("TestDurabilityChild", []evaltest.Option{evaltest.WithJudge(live)}, func(et *evaltest.T) {
-		client := evaltest.HTTPClient(et.TB())
+		client := evaltest.HTTPClient(et.TB()).Client
 		for i := range n {
 			_, err := complete(client, "http://127.0.0.1:1", i) // replayed: never sent
 			require.NoError(t, err, "exchange %d replays", i)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,17 +14,46 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
 	"github.com/evalkit-go/evalkit/internal/deadline"
 )
 
-// HTTPClient returns an *http.Client whose transport records and replays
-// the HTTP exchanges the code under test makes through it — an agent's
-// calls to its model API — in testdata/evalkit/<TestName>.http.json beside
-// the test's judge recordings, one file for a top-level test and all its
-// subtests. Give it to the OpenAI or Anthropic SDK (option.WithHTTPClient),
-// langchaingo or plain net/http code; see HTTPTransport for a transport of
-// your own.
+// HTTPRecording is the client HTTPClient returns: an *http.Client whose
+// transport records and replays the test's HTTP exchanges, and the
+// transcript of the agent that made them. Its Do method is what the
+// OpenAI and Anthropic SDKs, go-openai and langchaingo take
+// (option.WithHTTPClient(rec), config.HTTPClient = rec,
+// openai.WithHTTPClient(rec)); where an *http.Client itself is wanted,
+// give rec.Client. It is an http.RoundTripper too.
+type HTTPRecording struct {
+	*http.Client
+	tb   testing.TB
+	tr   *golden.Transport
+	hint string
+	stop *deadline.Stop // nil: no deadline
+
+	mu    sync.Mutex
+	stops []error // requests the deadline stopped, in order
+}
+
+// HTTPClient returns a client whose transport records and replays the
+// HTTP exchanges the code under test makes through it — an agent's calls
+// to its model API — in testdata/evalkit/<TestName>.http.json beside the
+// test's judge recordings, one file for a top-level test and all its
+// subtests. Each exchange is keyed with the test (or subtest, or Repeat
+// attempt) that sent it, so sibling subtests sending identical requests
+// replay their own answers, in order. Give it to the OpenAI or Anthropic
+// SDK (option.WithHTTPClient(rec)), go-openai, langchaingo or plain
+// net/http code (rec.Client); see HTTPTransport for a transport of your
+// own. An SDK that will not start without a key takes APIKey's. When the
+// agent is done, rec.Transcript() is its transcript, built from its last
+// model call:
+//
+//	rec := evaltest.HTTPClient(t)
+//	client := openai.NewClient(option.WithAPIKey(evaltest.APIKey(t, "OPENAI_API_KEY")), option.WithHTTPClient(rec))
+//	runAgent(t.Context(), client, "I want a refund for order #W123")
+//	et.Expect(rec.Transcript()).ToolsCalled("get_order_details", "issue_refund")
 //
 // It follows the mode judge recordings follow (see Mode: -evalkit.mode,
 // else EVALKIT_MODE, else replay), so EVALKIT_MODE=record go test ./...
@@ -32,13 +62,14 @@ import (
 // golden.WithMode among opts overrides it for this client; the other
 // options are golden.Transport's (golden.WithIgnoreFields for volatile
 // request fields, golden.WithRedact for your own secrets). See
-// golden.Transport for how requests match and what is written.
+// golden.Transport for how requests match, what is written, and how SDK
+// retries after a 429 or 5xx are recorded (the failures are not).
 //
-// In replay mode a request not recorded is an error from the client
-// wrapping golden.ErrNotRecorded, which names the request, the nearest
-// recorded one and what differs, and ends with the command that records
-// it; the test fails with the same when it ends, even if the code under
-// test swallowed the error:
+// In replay mode a request not recorded gets a 404 response that SDKs do
+// not retry (X-Should-Retry: false), whose error message names the
+// request, the nearest recorded one and what differs, and ends with the
+// command that records it; the test fails with the same when it ends, even
+// if the code under test swallowed the error:
 //
 //	agent_test.go:31: HTTPClient(t): error: golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions (key sha256:3f2a9c4d5e6f)
 //	    nearest: sha256:9b1c2d3e4f5a (recorded 2026-05-01T10:00:00Z)
@@ -54,15 +85,16 @@ import (
 // The recording is read at the first call and written when the test ends.
 // A bad mode or a recording that does not read fails the test at once
 // (tb.Fatalf), so call HTTPClient from the test's goroutine.
-func HTTPClient(tb testing.TB, opts ...golden.Option) *http.Client {
+func HTTPClient(tb testing.TB, opts ...golden.Option) *HTTPRecording {
 	tb.Helper()
-	return &http.Client{Transport: HTTPTransport(tb, nil, opts...)}
+	return HTTPTransport(tb, nil, opts...)
 }
 
-// HTTPTransport is HTTPClient's transport, sending what it does not replay
-// through live (http.DefaultTransport when nil): for an *http.Client of
-// your own, with its timeouts, or a live transport with a proxy.
-func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option) http.RoundTripper {
+// HTTPTransport is HTTPClient sending what it does not replay through
+// live (http.DefaultTransport when nil): a live transport with a proxy, or
+// a fake standing in for the live API when recording. The result is an
+// http.RoundTripper, for an *http.Client of your own with its timeouts.
+func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option) *HTTPRecording {
 	tb.Helper()
 	tb = reporter(tb)
 	mode, err := Mode()
@@ -72,7 +104,8 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 	}
 	test, _, _ := strings.Cut(tb.Name(), "/")
 	path := filepath.Join("testdata", "evalkit", fileName(test)+golden.HTTPSuffix)
-	all := []golden.Option{golden.WithMode(mode), golden.WithTest(tb.Name())}
+	hint := hintCommand("record", test, "record the missing model calls against the live API")
+	all := []golden.Option{golden.WithMode(mode), golden.WithTest(testScope(tb)), golden.WithMissResponses(hint)}
 	if dir := golden.DefaultUsageDir(); dir != "" {
 		all = append(all, golden.WithUsageLog(dir))
 	}
@@ -82,14 +115,14 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 		return nil
 	}
 	logNotes(tb, tr.Notes()) // a journal recovered, say
-	hint := hintCommand("record", test, "record the missing model calls against the live API")
-	h := &hinting{tr: tr, hint: hint, stop: stopFor(tb)}
+	rec := &HTTPRecording{tb: tb, tr: tr, hint: hint, stop: stopFor(tb)}
+	rec.Client = &http.Client{Transport: rec}
 	tb.Cleanup(func() {
 		tb.Helper()
 		if misses := tr.Misses(); len(misses) > 0 {
 			tb.Errorf("%s", missMessage(misses, hint))
 		}
-		for _, err := range h.stalled() {
+		for _, err := range rec.stalled() {
 			tb.Errorf("HTTPClient(t): error: %v", err)
 		}
 		if tb.Failed() || tb.Skipped() || filtered() {
@@ -98,68 +131,70 @@ func HTTPTransport(tb testing.TB, live http.RoundTripper, opts ...golden.Option)
 		if err := tr.Save(); err != nil {
 			tb.Errorf("HTTPClient(t): error: saving the recorded HTTP exchanges: %v", err)
 		}
+		tr.Close()
 		logNotes(tb, tr.Notes())
 	})
-	return h
+	return rec
 }
 
-// hinting is a golden.Transport whose replay misses end with the command
-// that records them, and whose requests stop at the test's deadline (see
-// Context): a request, or the reading of its response, still going then
-// ends with a *deadline.Error, which the test reports when it ends.
-type hinting struct {
-	tr   *golden.Transport
-	hint string
-	stop *deadline.Stop // nil: no deadline
-
-	mu    sync.Mutex
-	stops []error // requests the deadline stopped, in order
+// testScope names the test an exchange belongs to — its key's test and
+// the recording's "test" field, one name for both: the test's full name,
+// and for a Repeat attempt its number ("TestAgent/refund (attempt 2)"), so
+// attempts replay their own answers even when they run concurrently. It
+// looks through the reporter wrapping tb and through a T given as a
+// testing.TB to the attempt's own TB.
+func testScope(tb testing.TB) string {
+	for {
+		switch x := tb.(type) {
+		case *redactingTB:
+			tb = x.TB
+		case *T:
+			tb = x.tb
+		case *attemptTB:
+			return fmt.Sprintf("%s (attempt %d)", x.Name(), x.index)
+		default:
+			return tb.Name()
+		}
+	}
 }
 
-func (h *hinting) RoundTrip(req *http.Request) (*http.Response, error) {
-	if h.stop == nil {
-		return h.roundTrip(req)
+// RoundTrip implements http.RoundTripper: the recorded response, or live's
+// as the mode says (see HTTPClient), stopped at the test's deadline.
+func (r *HTTPRecording) RoundTrip(req *http.Request) (*http.Response, error) {
+	if r.stop == nil {
+		return r.tr.RoundTrip(req)
 	}
 	what := req.Method + " " + deadline.CleanURL(req.URL.String())
-	ctx, cancel := deadline.WithStop(req.Context(), h.stop)
+	ctx, cancel := deadline.WithStop(req.Context(), r.stop)
 	resp, err := deadline.Wait(ctx, what, func(ctx context.Context) (*http.Response, error) {
-		return h.roundTrip(req.WithContext(ctx))
+		return r.tr.RoundTrip(req.WithContext(ctx))
 	})
 	if err != nil {
 		cancel()
-		h.stopped(err)
+		r.stopped(err)
 		return nil, err
 	}
 	// The deadline holds while the body is read; closing it lets go.
-	resp.Body = &stopBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, what: what, start: time.Now(), h: h}
+	resp.Body = &stopBody{ReadCloser: resp.Body, ctx: ctx, cancel: cancel, what: what, start: time.Now(), r: r}
 	return resp, nil
 }
 
-func (h *hinting) roundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := h.tr.RoundTrip(req)
-	var nr *golden.NotRecordedError
-	if errors.As(err, &nr) {
-		return nil, &missError{nr: nr, hint: h.hint}
-	}
-	return resp, err
-}
-
 // stopped notes err when the test's deadline caused it.
-func (h *hinting) stopped(err error) {
+func (r *HTTPRecording) stopped(err error) {
 	var de *deadline.Error
 	if !errors.As(err, &de) {
 		return
 	}
-	h.mu.Lock()
-	h.stops = append(h.stops, err)
-	h.mu.Unlock()
+	r.mu.Lock()
+	r.stops = append(r.stops, err)
+	r.mu.Unlock()
 }
 
 // stalled returns the requests the deadline stopped.
-func (h *hinting) stalled() []error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.stops)
+func (r *HTTPRecording) stalled() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.stops)
 }
 
 // stopBody is a response body read under the test's deadline: a read the
@@ -170,7 +205,7 @@ type stopBody struct {
 	cancel context.CancelFunc
 	what   string
 	start  time.Time
-	h      *hinting
+	r      *HTTPRecording
 	once   sync.Once
 }
 
@@ -182,7 +217,7 @@ func (b *stopBody) Read(p []byte) (int, error) {
 			if !errors.As(err, &de) {
 				err = &deadline.Error{What: "reading the response to " + b.what, Waited: time.Since(b.start), Stop: stop, Err: err}
 			}
-			b.once.Do(func() { b.h.stopped(err) })
+			b.once.Do(func() { b.r.stopped(err) })
 		}
 	}
 	return n, err
@@ -194,14 +229,54 @@ func (b *stopBody) Close() error {
 	return err
 }
 
-// missError is a replay miss with its hint.
-type missError struct {
-	nr   *golden.NotRecordedError
-	hint string
+// Transcript returns the transcript of the agent whose model calls went
+// through this client: the messages and tools of its last call to OpenAI
+// Chat Completions, OpenAI Responses or Anthropic Messages, then the reply
+// it got, a streamed reply assembled (golden.Transport.Transcript). When
+// there is no such call, or it cannot be decoded (an error status, a cut
+// stream), the test stops (tb.Fatalf) with the reason:
+//
+//	agent_test.go:40: HTTPClient(t).Transcript(): error: golden: the transcript of the last model call (POST /v1/messages): it was answered 400 Bad Request: {"type":"error",…}
+func (r *HTTPRecording) Transcript() *evalkit.Transcript {
+	r.tb.Helper()
+	tr, err := r.tr.Transcript()
+	if err != nil {
+		r.tb.Fatalf("HTTPClient(t).Transcript(): error: %v", err)
+		return nil
+	}
+	return tr
 }
 
-func (e *missError) Error() string { return e.nr.Error() + "\n" + e.hint }
-func (e *missError) Unwrap() error { return e.nr }
+// replayKey is the key APIKey gives an SDK in replay mode.
+const replayKey = "evalkit-replay-no-key"
+
+// APIKey returns the API key an SDK is built with: in replay mode (the
+// default) a placeholder, "evalkit-replay-no-key", since nothing is sent
+// to the live API and some SDKs (anthropic-sdk-go, langchaingo) refuse to
+// start without a key; in record, refresh and live mode the value of the
+// environment variable env. The key is never written to a recording
+// either way. When env is unset or empty outside replay mode, the test
+// stops (tb.Fatalf) naming it, rather than record the API's 401.
+//
+//	client := anthropic.NewClient(option.WithAPIKey(evaltest.APIKey(t, "ANTHROPIC_API_KEY")), option.WithHTTPClient(evaltest.HTTPClient(t)))
+func APIKey(tb testing.TB, env string) string {
+	tb.Helper()
+	tb = reporter(tb)
+	mode, err := Mode()
+	if err != nil {
+		tb.Fatalf("APIKey(t, %q): error: %v", env, err)
+		return ""
+	}
+	if mode == golden.ModeReplay {
+		return replayKey
+	}
+	key := os.Getenv(env)
+	if key == "" {
+		tb.Fatalf("APIKey(t, %q): error: %s is not set, and mode %s asks the live API; set it, or replay (unset EVALKIT_MODE)", env, env, mode)
+		return ""
+	}
+	return key
+}
 
 // missMessage renders a test's replay misses: the first in full, how many
 // more, the hint.

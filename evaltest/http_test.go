@@ -1,6 +1,7 @@
 package evaltest_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -65,17 +66,26 @@ func TestHTTPClientRecordsThenReplays(t *testing.T) {
 	assert.Len(t, f.Interactions, 1)
 
 	t.Setenv("EVALKIT_MODE", "")
-	tb = runTB("TestAgent/case_2", func(tb testing.TB) {
-		body, err := post(evaltest.HTTPClient(tb), agentBody)
+	tb = runTB("TestAgent/case_1", func(tb testing.TB) {
+		body, err := post(evaltest.HTTPClient(tb).Client, agentBody)
 		assert.NoError(t, err)
 		assert.Contains(t, body, "Cancelled.")
 	})
 	assert.Empty(t, tb.errors)
+
+	// A sibling sending the same request has no answer of its own.
+	tb = runTB("TestAgent/case_2", func(tb testing.TB) {
+		body, err := post(evaltest.HTTPClient(tb).Client, agentBody)
+		assert.NoError(t, err)
+		assert.Contains(t, body, `"code":"evalkit_not_recorded"`)
+	})
+	require.Len(t, tb.errors, 1)
+	assert.Contains(t, tb.errors[0], `differs: test: now "TestAgent/case_2", recorded "TestAgent/case_1"`)
 }
 
-// A replay miss is an error from the client that ends with the record
-// command, and fails the test when it ends even if the code under test
-// swallowed it; a bad mode fails at once.
+// A replay miss is a 404 response the SDKs do not retry, whose error
+// message ends with the record command, and it fails the test when it
+// ends even if the code under test swallowed it; a bad mode fails at once.
 func TestHTTPClientMissMessages(t *testing.T) {
 	isolate(t)
 	t.Setenv("EVALKIT_MODE", "record")
@@ -88,15 +98,27 @@ func TestHTTPClientMissMessages(t *testing.T) {
 	t.Setenv("EVALKIT_MODE", "")
 
 	changed := strings.Replace(agentBody, "You are an airline agent.", "You are a terse airline agent.", 1)
-	var clientErr error
+	var answer string
+	var status int
 	tb = runTB("TestAgent", func(tb testing.TB) {
-		client := evaltest.HTTPClient(tb)
-		_, clientErr = post(client, changed) // swallowed by the agent
-		_, _ = post(client, strings.Replace(changed, "Cancel", "Please cancel", 1))
+		rec := evaltest.HTTPClient(tb)
+		resp, err := rec.Post("http://judgefake.invalid/v1/chat/completions", "application/json", strings.NewReader(changed)) // swallowed by the agent
+		require.NoError(t, err)
+		data, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		resp.Body.Close()
+		answer, status = string(data), resp.StatusCode
+		assert.Equal(t, "false", resp.Header.Get("X-Should-Retry"))
+		_, _ = post(rec.Client, strings.Replace(changed, "Cancel", "Please cancel", 1))
 	})
-	require.ErrorIs(t, clientErr, golden.ErrNotRecorded)
-	assert.Regexp(t, `^Post "http://judgefake.invalid/v1/chat/completions": golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions \(key sha256:[0-9a-f]{12}\); nearest recorded request sha256:[0-9a-f]{12} differs in body.messages\[0\].content: now "You are a terse airline agent.", recorded "You are an airline agent."
-hint: EVALKIT_MODE=record go test -run '\^TestAgent\$'   # record the missing model calls against the live API$`, clientErr.Error())
+	assert.Equal(t, 404, status)
+	var body struct {
+		Error struct{ Message, Code string } `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(answer), &body))
+	assert.Equal(t, "evalkit_not_recorded", body.Error.Code)
+	assert.Regexp(t, `^golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions \(key sha256:[0-9a-f]{12}\); nearest recorded request sha256:[0-9a-f]{12} differs in body.messages\[0\].content: now "You are a terse airline agent.", recorded "You are an airline agent."
+hint: EVALKIT_MODE=record go test -run '\^TestAgent\$'   # record the missing model calls against the live API$`, body.Error.Message)
 	require.Len(t, tb.errors, 1)
 	assert.Equal(t, `HTTPClient(t): error: golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions (key sha256:…)
 nearest: sha256:… (recorded …)
@@ -138,7 +160,7 @@ func TestHTTPClientEndToEnd(t *testing.T) {
 	httpPath, judgePath := dir+"/testdata/evalkit/TestAgent.http.json", dir+"/testdata/evalkit/TestAgent.judge.json"
 	f, err := golden.LoadHTTP(httpPath)
 	require.NoError(t, err)
-	assert.Len(t, f.Interactions, 6, "3 questions × 2 identical requests, from 6 same-named parallel subtests")
+	assert.Len(t, f.Interactions, 12, "6 same-named parallel subtests × 2 identical requests, each subtest its own")
 	j, err := golden.Load(judgePath)
 	require.NoError(t, err)
 	assert.Len(t, j.Entries, 3, "and the judge's verdicts, by the same switch")

@@ -16,7 +16,7 @@ import (
 // judgefake. The classifier is not wrapped in a recording as the judge is;
 // one over HTTP records and replays through HTTPClient:
 //
-//	c := openaiclassifier.FromEnv(openaiclassifier.WithHTTPClient(evaltest.HTTPClient(t)))
+//	c := openaiclassifier.FromEnv(openaiclassifier.WithHTTPClient(evaltest.HTTPClient(t).Client))
 //
 // Its calls stop at the test's deadline (see Context).
 func WithClassifier(c evalkit.Classifier) Option {

@@ -216,7 +216,7 @@ func TestClassifierAndEvaluatorReplayed(t *testing.T) {
 	srv.Close()
 
 	t.Setenv("EVALKIT_MODE", "")
-	tb = runTB("TestGuarded", func(tb testing.TB) { check(tb, evaltest.HTTPClient(tb)) })
+	tb = runTB("TestGuarded", func(tb testing.TB) { check(tb, evaltest.HTTPClient(tb).Client) })
 	assert.Empty(t, tb.errors, "replayed with the servers gone")
 	data, err := os.ReadFile("testdata/evalkit/TestGuarded.http.json")
 	require.NoError(t, err)

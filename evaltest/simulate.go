@@ -23,7 +23,9 @@ import (
 // anthropicjudge's) is recorded as judges are: its model's replies are
 // answered from and added to testdata/evalkit/<TestName>.http.json, the
 // test's HTTP recording, as the mode says (see WithMode; replay by
-// default: no network, no key), saved when the test ends. Scripted users
+// default: no network, no key), saved when the test ends. Its calls are
+// keyed with the test (or Repeat attempt) and written among the agent's
+// in the order made, as HTTPClient's are. Scripted users
 // (judgefake.Script, judgefake.UserRules) and models without an identity
 // are not recorded. The T's judge (WithJudge), recorded, is the run's
 // judge for simulate.StopWhenGoalMet unless an option gives another.
@@ -113,7 +115,7 @@ func (t *T) recordedUser(user simulate.User) (simulate.User, error) {
 	}
 	root := t.root()
 	path := filepath.Join("testdata", "evalkit", fileName(root.topTest())+golden.HTTPSuffix)
-	gopts := []golden.Option{golden.WithMode(mode)}
+	gopts := []golden.Option{golden.WithMode(mode), golden.WithTest(testScope(t.tb))}
 	if dir := golden.DefaultUsageDir(); dir != "" {
 		gopts = append(gopts, golden.WithUsageLog(dir))
 	}
@@ -129,6 +131,7 @@ func (t *T) recordedUser(user simulate.User) (simulate.User, error) {
 		if err := rec.Save(); err != nil {
 			tb.Errorf("evaltest: saving the simulated user's recorded replies: %v", err)
 		}
+		rec.Close()
 	})
 	mu.Model = rec
 	return mu, nil

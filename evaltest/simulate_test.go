@@ -135,6 +135,8 @@ func TestSimulateRecordsAndReplays(t *testing.T) {
 			data, err := os.ReadFile("testdata/evalkit/" + name + ".http.json")
 			require.NoError(t, err)
 			assert.Equal(t, len(c.users), strings.Count(string(data), simulate.ChatPath), "one exchange per user turn")
+			assert.Equal(t, len(c.users), strings.Count(string(data), `"test": "`+name+`"`), "every exchange has its test")
+			require.NoError(t, golden.Verify("testdata/evalkit/"+name+".http.json"))
 			assert.NotContains(t, string(data), "sk-test-simulated-user")
 
 			offline := openaijudge.New(openaijudge.WithBaseURL("http://model.invalid/v1"), openaijudge.WithModel("gpt-4")) // no server, no key

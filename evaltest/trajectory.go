@@ -1,7 +1,10 @@
 package evaltest
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/evalkit-go/evalkit/assert"
 )
@@ -116,6 +119,80 @@ func expectedLabels(calls []assert.ExpectedCall) []any {
 			tool = "any tool"
 		}
 		out[i] = rawLabel(tool + "(" + strings.Join(parts, ", ") + ")")
+	}
+	return out
+}
+
+// ToolCallOrder checks a partial order of tool names: each stage's tools
+// called in any order, every call of a stage before every call of the
+// next (assert.ToolCallOrder): ToolCallOrder([]string{"get_user",
+// "get_order"}, []string{"issue_refund"}) is "get_user and get_order in
+// any order, both before issue_refund". For conditions on the calls'
+// arguments, Check(assert.ToolCallOrder{...}).
+func (e *Expectation) ToolCallOrder(stages ...[]string) *Expectation {
+	e.t.tb.Helper()
+	c := assert.ToolCallOrder{Stages: make([][]assert.ExpectedCall, len(stages))}
+	labels := make([]any, len(stages))
+	for i, st := range stages {
+		for _, name := range st {
+			c.Stages[i] = append(c.Stages[i], assert.ExpectedCall{Tool: name})
+		}
+		labels[i] = rawLabel("[" + strings.Join(quoted(st), ", ") + "]")
+	}
+	e.report(call("ToolCallOrder", labels...), c)
+	return e
+}
+
+// ToolAntiPatternSteps checks that the calls never show steps in that
+// order, other calls between allowed, each step a tool with conditions on
+// its arguments (assert.AntiPattern.Steps): ToolAntiPatternSteps(
+// assert.ExpectedCall{Tool: "run_shell", ArgsMatch: map[string]string{
+// "command": `rm\s+-rf`}}) forbids a recursive delete.
+func (e *Expectation) ToolAntiPatternSteps(steps ...assert.ExpectedCall) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("ToolAntiPatternSteps", expectedLabels(steps)...), assert.ToolAntiPattern{Patterns: []assert.AntiPattern{{Steps: steps}}})
+	return e
+}
+
+// ToolArgsAs checks that a call of tool has arguments that, decoded into a
+// new value of want's type (the application's own struct), equal want
+// under go-cmp with opts (assert.ToolArgsTyped; assert.ToolArgsAs is its
+// generic form). A failure shows go-cmp's diff of the closest call.
+func (e *Expectation) ToolArgsAs(tool string, want any, opts ...cmp.Option) *Expectation {
+	e.t.tb.Helper()
+	e.report(call("ToolArgsAs", tool, rawLabel(fmt.Sprintf("%#v", want))), assert.ToolArgsTyped{Tool: tool, Want: want, Options: opts})
+	return e
+}
+
+// ToolCallsValid checks that every tool call is valid against its tool's
+// declared JSON Schema — a declared tool, an object of arguments, required
+// parameters present, types right — and passes no parameter its tool does
+// not declare (assert.ToolCallsValid with NoExtraArgs; promptfoo's
+// is-valid-openai-tools-call).
+func (e *Expectation) ToolCallsValid() *Expectation {
+	e.t.tb.Helper()
+	e.report(call("ToolCallsValid"), assert.ToolCallsValid{NoExtraArgs: true})
+	return e
+}
+
+// ToolCallsAcceptable checks that the last turn's calls are calls, in any
+// order, one each, every argument one of its acceptable values
+// (assert.ToolCallsAcceptable; BFCL's possible answers, assert.Omitted for
+// a parameter that may be left out).
+func (e *Expectation) ToolCallsAcceptable(calls ...assert.AcceptableCall) *Expectation {
+	e.t.tb.Helper()
+	labels := make([]any, len(calls))
+	for i, c := range calls {
+		labels[i] = rawLabel(c.Tool + goValue(map[string][]any(c.Args)))
+	}
+	e.report(call("ToolCallsAcceptable", labels...), assert.ToolCallsAcceptable{Calls: calls})
+	return e
+}
+
+func quoted(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%q", n)
 	}
 	return out
 }

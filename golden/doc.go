@@ -42,11 +42,13 @@
 //	resp, err := client.Post(url, "application/json", body) // the recorded response, or ErrNotRecorded
 //	err = tr.Save()
 //
-// Requests match on method, path, query and canonical JSON body
-// (WithIgnoreFields leaves volatile fields out), never on headers or
-// credentials; identical requests replay in order; event streams replay
-// event by event. Package evaltest's HTTPClient does this per test, beside
-// the judge recordings. A miss is a *NotRecordedError naming the request,
+// Requests match on the test that sent them (WithTest), method, origin,
+// path, query and canonical JSON body (WithIgnoreFields leaves volatile
+// fields out), never on headers or credentials; identical requests replay
+// in order within their test; event streams replay event by event. The
+// file lists the interactions test by test, each test's in the order it
+// made them. Package evaltest's HTTPClient does this per test, beside the
+// judge recordings. A miss is a *NotRecordedError naming the request,
 // the nearest recorded one and what differs.
 //
 // This package records HTTP itself rather than through go-vcr v4: go-vcr

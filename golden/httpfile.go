@@ -45,11 +45,13 @@ type Interaction struct {
 	// canonical body, credentials and ignored fields left out.
 	Key string `json:"key"`
 	// Occurrence counts identical requests: 1 for the first request with
-	// this key a Transport sent, 2 for the second, and so on. Repeated
-	// identical requests replay their responses in this order.
+	// this key a Transport sent (its test's Transports, with WithTest), 2
+	// for the second, and so on. Repeated identical requests replay their
+	// responses in this order.
 	Occurrence int `json:"occurrence"`
-	// Test is the test that made the request (see WithTest); "" for a
-	// Transport given no test name.
+	// Test is the test that made the request (see WithTest), "TestAgent/refund";
+	// "" for a Transport given no test name. It is part of the key: sibling
+	// tests sending identical requests each replay their own responses.
 	Test string `json:"test,omitempty"`
 	// Request is the request as it was sent, credentials redacted.
 	Request HTTPRequest `json:"request"`
@@ -69,9 +71,14 @@ func (i Interaction) ID() string { return i.Key + "#" + strconv.Itoa(i.Occurrenc
 type HTTPRequest struct {
 	// Method is the request method: "POST".
 	Method string `json:"method"`
-	// Path is the URL's path: "/v1/chat/completions". The scheme and host
-	// are not kept, so a recording made against a local fake server
-	// replays for the real API's base URL, and the other way round.
+	// Origin is the URL's scheme and host, "https://api.openai.com", its
+	// port only when it is not the scheme's default; never a user or
+	// password. Every loopback host (localhost, 127.0.0.1, ::1) is
+	// "http://localhost" (or https), without its port: a local test
+	// server listens on a new port each run. It is part of the key, so two
+	// backends answering identical bodies are told apart.
+	Origin string `json:"origin,omitempty"`
+	// Path is the URL's path: "/v1/chat/completions".
 	Path string `json:"path"`
 	// Query is the URL's query; the values of parameters named as
 	// credentials ("key", "api-key", "token", "access_token", "sig",

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -25,11 +27,11 @@ type keyedRequest struct {
 }
 
 // keyHTTPRequest makes a request's written form and key; contentType is
-// its Content-Type header, which says whether body is multipart. clean
-// redacts text as the recording writes it; ignore lists the body fields
-// left out of the key.
-func keyHTTPRequest(method string, u *url.URL, contentType string, body []byte, clean func(string) string, ignore [][]string) (keyedRequest, error) {
-	w := HTTPRequest{Method: method, Path: u.Path}
+// its Content-Type header, which says whether body is multipart; test is
+// the test sending it (WithTest). clean redacts text as the recording
+// writes it; ignore lists the body fields left out of the key.
+func keyHTTPRequest(method string, u *url.URL, contentType string, body []byte, test string, clean func(string) string, ignore [][]string) (keyedRequest, error) {
+	w := HTTPRequest{Method: method, Origin: origin(u), Path: u.Path}
 	if w.Path == "" {
 		w.Path = "/"
 	}
@@ -67,16 +69,17 @@ func keyHTTPRequest(method string, u *url.URL, contentType string, body []byte, 
 	default:
 		w.BodyText = clean(string(body))
 	}
-	tree, err := keyTree(w, ignore)
+	tree, err := keyTree(w, test, ignore)
 	if err != nil {
 		return keyedRequest{}, err
 	}
 	return keyedRequest{written: w, tree: tree, key: treeKey(tree)}, nil
 }
 
-// keyTree is what a written request keys by: its method, its path, its
-// query without credential parameters (secret.Param: "key", "api-key",
-// "sig", not "max_tokens" or "keyword"), and its body — a JSON body without
+// keyTree is what a written request keys by: the test sending it (when
+// there is one), its method, its origin, its path, its query without
+// credential parameters (secret.Param: "key", "api-key", "sig", not
+// "max_tokens" or "keyword"), and its body — a JSON body without
 // credential fields and ignored fields, its numbers in their shortest
 // form; a multipart body by its parts (see multipartTree), never its
 // boundary. A recorded request's tree is made the same way, so the two
@@ -84,8 +87,14 @@ func keyHTTPRequest(method string, u *url.URL, contentType string, body []byte, 
 // they say ("[redacted:openai-key]", "[redacted:env:OPENAI_API_KEY]"), so
 // a key depends neither on the environment a request was recorded in nor
 // on how labels are worded, and recordings made before labels replay.
-func keyTree(w HTTPRequest, ignore [][]string) (map[string]any, error) {
+func keyTree(w HTTPRequest, test string, ignore [][]string) (map[string]any, error) {
 	t := map[string]any{"method": w.Method, "path": w.Path}
+	if w.Origin != "" {
+		t["origin"] = w.Origin
+	}
+	if test != "" {
+		t["test"] = test
+	}
 	q := map[string]any{}
 	for name, vs := range w.Query {
 		if secret.Param(name) {
@@ -120,6 +129,43 @@ func keyTree(w HTTPRequest, ignore [][]string) (map[string]any, error) {
 		t["body_sha256"] = hex.EncodeToString(sum[:])
 	}
 	return t, nil
+}
+
+// origin is a URL's origin as a recording keeps it (see
+// HTTPRequest.Origin): scheme and host in lower case, a port only when it
+// is not the scheme's default, every loopback host "localhost" without
+// its port, no user or password; "" for a URL with no host.
+func origin(u *url.URL) string {
+	host := strings.ToLower(u.Hostname())
+	if host == "" {
+		return ""
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme == "" {
+		scheme = "http"
+	}
+	port := u.Port()
+	switch {
+	case isLoopback(host):
+		host, port = "localhost", ""
+	case port == "443" && scheme == "https", port == "80" && scheme == "http":
+		port = ""
+	}
+	if port != "" {
+		return scheme + "://" + net.JoinHostPort(host, port)
+	}
+	if strings.Contains(host, ":") { // an IPv6 address
+		host = "[" + host + "]"
+	}
+	return scheme + "://" + host
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // unlabel returns a decoded JSON value with every string and object key

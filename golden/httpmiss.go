@@ -64,7 +64,7 @@ func (st *httpStore) notRecorded(kr keyedRequest, n int, ignore [][]string) *Not
 			continue
 		}
 		counted[in.Key] = true
-		tree, err := keyTree(in.Request, ignore)
+		tree, err := keyTree(in.Request, in.Test, ignore)
 		if err != nil {
 			continue
 		}

@@ -31,7 +31,9 @@ func contents(t *testing.T, path string) []string {
 // An HTTP recording reads as the conversation: each test's interactions
 // in the order it made them, tests by name, whatever order parallel
 // subtests ran in; recording the same calls again writes the same bytes;
-// a call added in the middle is written in its place.
+// a call added in the middle is written in its place, and the same call
+// made by three tests is three interactions, one in each test's place
+// (the test is part of the key).
 func TestHTTPRecordingInCallOrder(t *testing.T) {
 	path := httpPath(t)
 	live, calls := echoLive()
@@ -56,6 +58,7 @@ func TestHTTPRecordingInCallOrder(t *testing.T) {
 						require.Equal(t, 200, status)
 					}
 					require.NoError(t, tr.Save())
+					require.NoError(t, tr.Close()) // the next run of the test counts from 1 again
 				})
 			}
 		})
@@ -78,10 +81,50 @@ func TestHTTPRecordingInCallOrder(t *testing.T) {
 	assert.Equal(t, string(first), string(second), "the same calls write the same bytes")
 
 	run(golden.ModeRecord, "hold on")
+	want = nil
+	for _, name := range []string{"TestAgent/a", "TestAgent/b", "TestAgent/c"} {
+		want = append(want, name+": "+name+" "+turns[0], name+": "+name+" "+turns[1], name+": hold on",
+			name+": "+name+" "+turns[2], name+": "+name+" "+turns[3])
+	}
+	assert.Equal(t, want, contents(t, path), "the tests' identical new call is one interaction each, written where each made it")
+	assert.Equal(t, 27, calls(), "12 recorded, 12 refreshed, 3 new")
+	require.NoError(t, golden.Verify(path))
+}
+
+// A test's calls through two Transports (its agent's model and a
+// simulated user's, say) are written in the order the test made them,
+// across both; a Transport of no test writes its calls first, by key,
+// and Verify takes the file as written.
+func TestHTTPRecordingCallOrderAcrossTransports(t *testing.T) {
+	path := httpPath(t)
+	live, _ := echoLive()
+	agent, err := golden.NewTransport(path, live, golden.WithMode(golden.ModeRecord), golden.WithTest("TestAgent"))
+	require.NoError(t, err)
+	user, err := golden.NewTransport(path, live, golden.WithMode(golden.ModeRecord), golden.WithTest("TestAgent"))
+	require.NoError(t, err)
+	none, err := golden.NewTransport(path, live, golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	var want []string
+	for i, turn := range []string{"zebra", "alpha", "mango", "kiwi"} {
+		tr := agent
+		if i%2 == 1 {
+			tr = user
+		}
+		status, _, err := chat(t, tr.Client(), "http://fake/v1/chat/completions", fmt.Sprintf(`{"messages": [{"content": %q}]}`, turn), nil)
+		require.NoError(t, err)
+		require.Equal(t, 200, status)
+		want = append(want, "TestAgent: "+turn)
+		status, _, err = chat(t, none.Client(), "http://fake/v1/chat/completions", fmt.Sprintf(`{"messages": [{"content": %q}]}`, "no test "+turn), nil)
+		require.NoError(t, err)
+		require.Equal(t, 200, status)
+	}
+	for _, tr := range []*golden.Transport{agent, user, none} {
+		require.NoError(t, tr.Save())
+		require.NoError(t, tr.Close())
+	}
 	got := contents(t, path)
-	require.Len(t, got, 13, "the three tests' identical new call is one interaction, the first test's")
-	assert.Equal(t, []string{"TestAgent/a: TestAgent/a zebra: book a flight", "TestAgent/a: TestAgent/a alpha: to Paris", "TestAgent/a: hold on",
-		"TestAgent/a: TestAgent/a mango: on Friday", "TestAgent/a: TestAgent/a kiwi: yes, confirm"}, got[:5], "a new call is written where it was made")
-	assert.Equal(t, 25, calls(), "12 recorded, 12 refreshed, 1 new")
+	require.Len(t, got, 8)
+	assert.ElementsMatch(t, []string{": no test zebra", ": no test alpha", ": no test mango", ": no test kiwi"}, got[:4], "no test: first")
+	assert.Equal(t, want, got[4:], "the test's calls in its order, across its Transports")
 	require.NoError(t, golden.Verify(path))
 }

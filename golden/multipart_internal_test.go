@@ -51,7 +51,7 @@ func bodyKey(t *testing.T, body []byte, contentType string) string {
 	if !ok {
 		return "raw:" + string(body)
 	}
-	tree, err := keyTree(HTTPRequest{Method: "POST", Path: "/v1/files", Multipart: parts}, nil)
+	tree, err := keyTree(HTTPRequest{Method: "POST", Path: "/v1/files", Multipart: parts}, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,15 +30,16 @@ type Recorder struct {
 // store is one recording in memory, shared by a Recorder and the ones For
 // makes from it.
 type store struct {
-	path    string
-	mode    Mode
-	redact  func(string) string
-	usage   string // the usage log's directory, or ""
-	now     func() time.Time
-	ignore  []string // WithIgnoreFields' paths: Transports only
-	whole   bool     // WithWholeRequests
-	opening bool     // Open: no live judge yet
-	test    string   // WithTest: Transports only
+	path     string
+	mode     Mode
+	redact   func(string) string
+	usage    string // the usage log's directory, or ""
+	now      func() time.Time
+	ignore   []string // WithIgnoreFields' paths: Transports only
+	whole    bool     // WithWholeRequests
+	opening  bool     // Open: no live judge yet
+	test     string   // WithTest: Transports only
+	missHint *string  // WithMissResponses: Transports only
 
 	mu       sync.Mutex
 	entries  map[string]Entry // as read, then as recorded

@@ -28,21 +28,30 @@ import (
 // Give its Client (or the Transport itself) to an OpenAI or Anthropic SDK,
 // langchaingo or plain net/http code. Make one with NewTransport.
 //
-// A request is filed under a key: the SHA-256 of the canonical JSON of its
-// method, its URL's path, its query and its body — a JSON body as
+// A request is filed under a key: the SHA-256 of the canonical JSON of the
+// test sending it (WithTest), its method, its URL's origin (scheme and
+// host; every loopback host alike, without its port: see
+// HTTPRequest.Origin) and path, its query and its body — a JSON body as
 // canonical JSON (object keys sorted, numbers in their shortest form),
 // without credential fields and the fields WithIgnoreFields names; a
 // multipart body (an audio transcription, a file upload) by its parts —
 // names, file names, part types, content — never by the boundary the
-// client draws at random for each request (see FormPart). Never
-// the scheme and host (a recording made against a local fake replays for
-// the real API), never a header (Authorization, api-key and x-api-key
-// included), never a credential query parameter ("key", "api-key",
-// "sig", ...: a name naming a credential, as a body field's does; a query
-// such as max_tokens=5 or keyword=refund keys), so rotating a key
-// replays. Identical requests are counted: the first replays the first
-// response recorded for its key, the second the second, and so on
-// (Interaction.Occurrence).
+// client draws at random for each request (see FormPart). Never a header
+// (Authorization, api-key and x-api-key included), never a credential
+// query parameter ("key", "api-key", "sig", ...: a name naming a
+// credential, as a body field's does; a query such as max_tokens=5 or
+// keyword=refund keys), so rotating a key replays. Identical requests are
+// counted per test: the first replays the first response recorded for
+// its key, the second the second, and so on (Interaction.Occurrence), so
+// sibling subtests and repeated attempts sending one request each replay
+// their own answers.
+//
+// A transient failure — status 408, 409, 429 or 5xx, what SDKs retry —
+// that a later identical request of the test gets an answer for is not
+// recorded: SDK retries leave only the answer, and replay neither repeats
+// the failure nor waits. A transient failure nothing answered is recorded;
+// replayed, it is not counted (the SDK's retry meets it again, as it did
+// live) and it says to retry at once (Retry-After: 0, Retry-After-Ms: 0).
 //
 // Streaming responses (Content-Type text/event-stream) are recorded event
 // by event and replayed one event per read, so streaming clients work in
@@ -69,23 +78,75 @@ import (
 // A body in another coding (br, zstd, ...) cannot be redacted, so it is
 // an error, and nothing of it is recorded.
 //
+// Every exchange is kept in memory too, in the order the responses came,
+// so Transcript can build the agent's transcript from the last model call.
+//
 // A Transport is safe for concurrent use. Transports on one file in one
-// mode share its recording within a process: parallel tests lose nothing,
-// and each Transport counts identical requests on its own.
+// mode share its recording within a process: parallel tests lose nothing.
+// Transports of one test (WithTest) share its count of identical requests
+// until they are closed; a Transport of no test counts on its own.
 type Transport struct {
-	st     *httpStore
-	live   http.RoundTripper
-	ignore [][]string
-	redact func(string) string
-	test   string // WithTest
+	st       *httpStore
+	live     http.RoundTripper
+	ignore   [][]string
+	redact   func(string) string
+	test     string
+	count    *counter
+	missHint *string // WithMissResponses
 
 	mu     sync.Mutex
-	seen   map[string]int // key → identical requests sent so far
-	calls  int            // requests sent so far, for their order in the file
 	misses []*NotRecordedError
 	open   map[*streamBody]string // live streams not yet ended → their request
 	cut    []error                // live streams the client left before their end
+	log    []exchange             // answered exchanges, in the order they ended
+	closed bool
 }
+
+// counter counts the requests of a test (or of a Transport of no test),
+// for their order in the file, and its identical requests, and holds its
+// transient failures not yet answered.
+type counter struct {
+	mu      sync.Mutex
+	calls   int                    // requests so far, for their order in the file
+	seen    map[string]int         // key → identical requests so far
+	pending map[string]Interaction // key → its last transient failure, not counted
+	open    int                    // the test's Transports not closed
+}
+
+func newCounter() *counter {
+	return &counter{seen: map[string]int{}, pending: map[string]Interaction{}}
+}
+
+// next counts a request with key and returns its occurrence and its
+// place among the requests counted, from 1.
+func (c *counter) next(key string) (n, seq int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls++
+	c.seen[key]++
+	return c.seen[key], c.calls
+}
+
+// undo takes back occurrence n of key, when it is still the last: a retry
+// of the request takes its place.
+func (c *counter) undo(key string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seen[key] == n {
+		c.seen[key]--
+	}
+}
+
+// WithMissResponses makes a Transport answer a replay miss with a response
+// instead of an error: status 404, X-Should-Retry: false and a JSON body
+// in the shape both OpenAI's and Anthropic's SDKs read,
+// {"type": "error", "error": {"type": "not_recorded", "code":
+// "evalkit_not_recorded", "message": …}}, whose message is the miss's
+// error text, then hint. SDKs retry a transport error (openai-go and
+// anthropic-sdk-go three times, with back-off, each a miss of its own) and
+// 408, 409, 429 and 5xx, but not a 404 they are told not to retry. Misses
+// still lists every miss; evaltest fails the test with them.
+func WithMissResponses(hint string) Option { return func(s *store) { s.missHint = &hint } }
 
 // httpStore is one HTTP recording in memory, shared by the Transports on
 // its file in one mode.
@@ -100,13 +161,14 @@ type httpStore struct {
 	fresh    map[string]bool        // IDs the live API answered through this store
 	used     map[string]bool        // IDs answered through this store
 	inflight map[string]*httpCall
+	tests    map[string]*counter // open tests' counts (WithTest)
 	dirty    bool
 	exists   bool
 	sum      string
 	partial  bool
-	notes    []string           // see Transport.Notes
-	pos      map[string]callPos // by ID: where its test last made it (httporder.go)
-	fileIdx  map[string]int     // by ID: its place in the file as read
+	notes    []string       // see Transport.Notes
+	pos      map[string]int // by ID: its place among its test's requests this run (httporder.go)
+	fileIdx  map[string]int // by ID: its place in the file as read
 }
 
 // httpCall is a live exchange that other identical requests wait for.
@@ -164,7 +226,7 @@ func NewTransport(path string, live http.RoundTripper, opts ...Option) (*Transpo
 	if live == nil {
 		live = http.DefaultTransport
 	}
-	t := &Transport{live: live, ignore: ignore, redact: cfg.redact, seen: map[string]int{}, test: cfg.test}
+	t := &Transport{live: live, ignore: ignore, redact: cfg.redact, test: cfg.test, missHint: cfg.missHint, count: newCounter()}
 	if cfg.mode == ModeLive {
 		t.st = &httpStore{path: path, mode: ModeLive}
 		return t, nil
@@ -173,7 +235,65 @@ func NewTransport(path string, live http.RoundTripper, opts ...Option) (*Transpo
 	if err != nil {
 		return nil, err
 	}
+	if t.test != "" {
+		t.count = t.st.testCounter(t.test)
+	}
 	return t, nil
+}
+
+// testCounter returns the count of test's identical requests, counting one
+// more open Transport.
+func (st *httpStore) testCounter(test string) *counter {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	c := st.tests[test]
+	if c == nil {
+		c = newCounter()
+		if st.tests == nil {
+			st.tests = map[string]*counter{}
+		}
+		st.tests[test] = c
+	}
+	c.mu.Lock()
+	c.open++
+	c.mu.Unlock()
+	return c
+}
+
+// Close ends the Transport's part in its test's count of identical
+// requests (WithTest): once every Transport of the test is closed, a new
+// Transport for a test of that name — the test run again by -count —
+// counts from 1 again. A transient failure not yet answered is filed as
+// Save would file it. Call Close when the test ends, after Save (evaltest
+// does); a Transport of no test need not be closed. Close never fails and
+// may be called more than once.
+func (t *Transport) Close() error {
+	t.mu.Lock()
+	closed := t.closed
+	t.closed = true
+	t.mu.Unlock()
+	if closed || t.st.mode == ModeLive {
+		return nil
+	}
+	t.filePending()
+	if t.test == "" {
+		return nil
+	}
+	st := t.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	c := st.tests[t.test]
+	if c != t.count {
+		return nil
+	}
+	c.mu.Lock()
+	c.open--
+	last := c.open <= 0
+	c.mu.Unlock()
+	if last {
+		delete(st.tests, t.test)
+	}
+	return nil
 }
 
 func openHTTPStore(cfg *store) (*httpStore, error) {
@@ -288,7 +408,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if req.Header.Get("Content-Encoding") == "" {
 			learnBody(req.Header.Get("Content-Type"), body)
 		}
-		return t.live.RoundTrip(withBody(req, body))
+		return t.liveRoundTrip(req, body)
 	}
 	plainBody := body
 	codings, err := contentCodings(req.Header)
@@ -299,34 +419,41 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("golden: the body of %s %s: %w", req.Method, req.URL.Path, err)
 	}
 	learnBody(req.Header.Get("Content-Type"), plainBody)
-	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plainBody, t.cleaner(), t.ignore)
+	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plainBody, t.test, t.cleaner(), t.ignore)
 	if err != nil {
 		return nil, err
 	}
-	t.mu.Lock()
-	t.seen[kr.key]++
-	n := t.seen[kr.key]
-	t.calls++
-	seq := t.calls
-	t.mu.Unlock()
+	n, seq := t.count.next(kr.key)
 	id := kr.key + "#" + strconv.Itoa(n)
 
 	st.mu.Lock()
 	if st.mode != ModeReplay {
-		st.noteCall(id, t.test, seq) // where the file will list it (httporder.go)
+		st.noteCall(id, seq) // where the file will list it (httporder.go)
 	}
 	in, hit := st.entries[id]
 	if hit && (st.mode != ModeRefresh || st.fresh[id]) {
 		st.used[id] = true
+		_, followed := st.entries[kr.key+"#"+strconv.Itoa(n+1)]
 		st.mu.Unlock()
-		return in.response(req), nil
+		resp := in.response(req)
+		if transient(in.Response) && !followed {
+			// Recorded as the last answer it got: the retry meets it again.
+			t.count.undo(kr.key, n)
+			noWait(resp.Header)
+		}
+		t.logExchange(kr.written, in.Response)
+		return resp, nil
 	}
 	if st.mode == ModeReplay {
 		nr := st.notRecorded(kr, n, t.ignore)
 		st.mu.Unlock()
+		t.count.undo(kr.key, n)
 		t.mu.Lock()
 		t.misses = append(t.misses, nr)
 		t.mu.Unlock()
+		if t.missHint != nil {
+			return missResponse(nr, *t.missHint, req), nil
+		}
 		return nil, nr
 	}
 	if c := st.inflight[id]; c != nil {
@@ -336,6 +463,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if c.err != nil {
 				return nil, c.err
 			}
+			t.logExchange(kr.written, c.in.Response)
 			return c.in.response(req), nil
 		case <-req.Context().Done():
 			return nil, req.Context().Err()
@@ -384,7 +512,10 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 				t.cut = append(t.cut, fmt.Errorf("golden: the streamed response to %s was closed by the client before its end and did not end within %v: not recorded (read the stream to its end)", what, StreamDrain))
 			}
 			t.mu.Unlock()
-			t.finish(kr.key, n, c, in, err)
+			in = t.finish(kr.key, n, c, in, err)
+			if err == nil {
+				t.logExchange(kr.written, in.Response)
+			}
 		}
 		out.Body = sb
 		return out, nil
@@ -407,8 +538,102 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		t.finish(kr.key, n, c, Interaction{}, err)
 		return nil, err
 	}
-	in = t.finish(kr.key, n, c, in, nil)
+	if transient(in.Response) {
+		in = t.finishTransient(kr.key, n, c, in)
+	} else {
+		in = t.finish(kr.key, n, c, in, nil)
+	}
+	t.logExchange(kr.written, in.Response)
 	return in.response(req), nil
+}
+
+// finishTransient holds a transient failure back from the recording: the
+// request is not counted, and the failure is filed at Save only if no
+// later identical request of the test is answered first.
+func (t *Transport) finishTransient(key string, n int, c *httpCall, in Interaction) Interaction {
+	st := t.st
+	in.RecordedAt = st.now().UTC().Truncate(time.Second)
+	t.count.mu.Lock()
+	if t.count.seen[key] == n {
+		t.count.seen[key]--
+	}
+	t.count.pending[key] = in
+	t.count.mu.Unlock()
+	st.mu.Lock()
+	delete(st.inflight, key+"#"+strconv.Itoa(n))
+	st.mu.Unlock()
+	c.in = in
+	close(c.done)
+	return in
+}
+
+// filePending files the test's transient failures no answer followed, as
+// the last answers their requests got.
+func (t *Transport) filePending() {
+	t.count.mu.Lock()
+	pending := t.count.pending
+	t.count.pending = map[string]Interaction{}
+	t.count.mu.Unlock()
+	if len(pending) == 0 {
+		return
+	}
+	st := t.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, in := range pending {
+		id := in.ID()
+		if _, taken := st.entries[id]; taken {
+			continue
+		}
+		st.journal(in)
+		st.entries[id] = in
+		st.dirty = true
+		st.fresh[id], st.used[id] = true, true
+	}
+}
+
+// transient reports whether a recorded response is a failure SDKs retry:
+// 408, 409, 429 or 5xx, not a stream.
+func transient(r HTTPResponse) bool {
+	s := r.Status
+	return r.Events == nil && (s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500)
+}
+
+// noWait makes a replayed transient failure ask for a retry at once.
+func noWait(h http.Header) {
+	if h.Get("Retry-After") != "" || h.Get("Retry-After-Ms") != "" {
+		h.Set("Retry-After", "0")
+		h.Set("Retry-After-Ms", "0")
+	}
+}
+
+// missResponse answers a replay miss (see WithMissResponses).
+func missResponse(nr *NotRecordedError, hint string, req *http.Request) *http.Response {
+	msg := nr.Error()
+	if hint != "" {
+		msg += "\n" + hint
+	}
+	var e struct {
+		Type  string `json:"type"`
+		Error struct {
+			Type    string `json:"type"`
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	e.Type, e.Error.Type, e.Error.Code, e.Error.Message = "error", "not_recorded", "evalkit_not_recorded", msg
+	data, _ := json.Marshal(e)
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	h.Set("X-Should-Retry", "false")
+	h.Set("X-Evalkit-Not-Recorded", nr.Key)
+	return &http.Response{
+		Status: "404 Not Found", StatusCode: http.StatusNotFound,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: h, Body: io.NopCloser(bytes.NewReader(data)), ContentLength: int64(len(data)),
+		Request: req,
+	}
 }
 
 // finish files a recorded interaction (err nil) and wakes the requests
@@ -418,11 +643,11 @@ func (t *Transport) finish(key string, n int, c *httpCall, in Interaction, err e
 	st := t.st
 	id := key + "#" + strconv.Itoa(n)
 	if err != nil {
-		t.mu.Lock()
-		if t.seen[key] == n {
-			t.seen[key]-- // a retry of the request takes its place
-		}
-		t.mu.Unlock()
+		t.count.undo(key, n) // a retry of the request takes its place
+	} else {
+		t.count.mu.Lock()
+		delete(t.count.pending, key) // answered: the failure before is not recorded
+		t.count.mu.Unlock()
 	}
 	changed := false
 	if err == nil {
@@ -575,6 +800,7 @@ func (t *Transport) Save() error {
 	if st.mode == ModeLive {
 		return nil
 	}
+	t.filePending()
 	if err := t.save(); err != nil {
 		return err
 	}

@@ -74,8 +74,9 @@ func chat(t *testing.T, client *http.Client, url, body string, header map[string
 }
 
 // Record, then replay with no live API: identical requests replay in
-// order; key order, credentials, headers and the host do not key; a third
-// identical request is a miss that says how many were recorded.
+// order; key order, credentials, headers and a loopback host's name and
+// port do not key; another host does; a third identical request is a miss
+// that says how many were recorded.
 func TestTransportRecordThenReplay(t *testing.T) {
 	path := httpPath(t)
 	live := &countingLive{next: judgefake.NewTransport(judgefake.Texts("Checking.", "Cancelled.", "Done.")...)}
@@ -97,26 +98,31 @@ func TestTransportRecordThenReplay(t *testing.T) {
 	assert.Equal(t, f.Interactions[0].Key, f.Interactions[1].Key, "identical requests, one key")
 	assert.Equal(t, []int{1, 2}, []int{f.Interactions[0].Occurrence, f.Interactions[1].Occurrence})
 	assert.Equal(t, "/v1/chat/completions", f.Interactions[0].Request.Path)
+	assert.Equal(t, "http://localhost", f.Interactions[0].Request.Origin, "a loopback host is written without its port")
 	assert.NoError(t, golden.Verify(path))
 
 	replay, err := golden.NewTransport(path, neverLive(t))
 	require.NoError(t, err)
 	reordered := `{"messages": [{"content": "You are an airline agent.", "role": "system"}, {"content": "Cancel reservation Z7GOZK.", "role": "user"}], "temperature": 0.0, "model": "gpt-4o"}`
-	other := "https://api.openai.com/v1/chat/completions?api-key=sk-other-key-0123456789"
+	other := "http://localhost:5555/v1/chat/completions?api-key=sk-other-key-0123456789"
 	for _, want := range []string{"Checking.", "Cancelled."} {
 		status, got, err := chat(t, replay.Client(), other, reordered, map[string]string{"Authorization": "Bearer sk-rotated-9876543210fedcba"})
 		require.NoError(t, err)
 		assert.Equal(t, 200, status)
 		assert.Equal(t, want, got)
 	}
+	_, _, err = chat(t, replay.Client(), "https://api.openai.com/v1/chat/completions", chatBody, nil)
+	var nr *golden.NotRecordedError
+	require.ErrorAs(t, err, &nr, "another host is another backend")
+	require.Len(t, nr.Differs, 1)
+	assert.Equal(t, `origin: now "https://api.openai.com", recorded "http://localhost"`, nr.Differs[0].String())
 	_, _, err = chat(t, replay.Client(), url, chatBody, nil)
 	require.ErrorIs(t, err, golden.ErrNotRecorded)
-	var nr *golden.NotRecordedError
 	require.ErrorAs(t, err, &nr)
 	assert.Equal(t, 3, nr.Occurrence)
 	assert.Equal(t, 2, nr.Recorded)
 	assert.Equal(t, fmt.Sprintf("golden: not recorded: %s holds 2 responses to this POST /v1/chat/completions, and this is request 3 like it (key %s)", path, golden.ShortKey(nr.Key)), nr.Error())
-	assert.Len(t, replay.Misses(), 1)
+	assert.Len(t, replay.Misses(), 2)
 
 	fresh, err := golden.NewTransport(path, neverLive(t))
 	require.NoError(t, err)
@@ -191,8 +197,9 @@ func TestTransportIgnoreFields(t *testing.T) {
 	assert.EqualError(t, err, `golden: WithIgnoreFields("metadata..id"): a path is field names joined by dots, such as "metadata.user_id"`)
 }
 
-// Error statuses are recorded and replayed with the header clients act
-// on; a live transport error records nothing and does not count.
+// A live transport error records nothing and does not count; a transient
+// failure (here a 429 with Retry-After) that a retry got an answer for is
+// not recorded either, so replay neither fails nor waits.
 func TestTransportStatusesAndLiveErrors(t *testing.T) {
 	path := httpPath(t)
 	failures := 0
@@ -225,20 +232,91 @@ func TestTransportStatusesAndLiveErrors(t *testing.T) {
 
 	f, err := golden.LoadHTTP(path)
 	require.NoError(t, err)
-	require.Len(t, f.Interactions, 2, "the failed request is not recorded, and its retry takes its place")
-	assert.Equal(t, http.Header{"Content-Type": {"application/json"}, "Retry-After": {"2"}}, f.Interactions[0].Response.Header)
+	require.Len(t, f.Interactions, 1, "the failures are not recorded, and the retry that was answered takes their place")
+	assert.Equal(t, 1, f.Interactions[0].Occurrence)
+	assert.Equal(t, 200, f.Interactions[0].Response.Status)
 
 	replay, err := golden.NewTransport(path, neverLive(t))
 	require.NoError(t, err)
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(chatBody))
-	require.NoError(t, err)
-	resp, err := replay.RoundTrip(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, 429, resp.StatusCode)
-	assert.Equal(t, "429 Too Many Requests", resp.Status)
-	assert.Equal(t, "2", resp.Header.Get("Retry-After"))
 	status, got, err = chat(t, replay.Client(), url, chatBody, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 200, status)
+	assert.Equal(t, "ok", got)
+}
+
+// A transient failure no retry got past is what the agent ended with: it
+// is recorded with the header clients act on, and replayed, it is not
+// counted (the retry meets it again, as live) and asks for no wait. A
+// failure that is not transient (400) is recorded and counted as any
+// answer. A recording made before (a 500 followed by its answer) replays
+// as it was recorded.
+func TestTransportTransientFailureNotAnswered(t *testing.T) {
+	path := httpPath(t)
+	live := judgefake.NewTransport(judgefake.RateLimited(2e9), judgefake.RateLimited(2e9), judgefake.Status(400))
+	rec, err := golden.NewTransport(path, live, golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	url := "http://fake/v1/chat/completions"
+	for _, want := range []int{429, 429} {
+		status, _, err := chat(t, rec.Client(), url, chatBody, nil)
+		require.NoError(t, err)
+		assert.Equal(t, want, status)
+	}
+	other := strings.Replace(chatBody, "Z7GOZK", "ABC123", 1)
+	status, _, err := chat(t, rec.Client(), url, other, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 400, status)
+	require.NoError(t, rec.Save())
+
+	f, err := golden.LoadHTTP(path)
+	require.NoError(t, err)
+	require.Len(t, f.Interactions, 2, "one 429 (the last) and the 400")
+	statuses := map[int]http.Header{}
+	for _, in := range f.Interactions {
+		assert.Equal(t, 1, in.Occurrence)
+		statuses[in.Response.Status] = in.Response.Header
+	}
+	assert.Equal(t, http.Header{"Content-Type": {"application/json"}, "Retry-After": {"2"}}, statuses[429])
+	assert.Contains(t, statuses, 400)
+
+	replay, err := golden.NewTransport(path, neverLive(t))
+	require.NoError(t, err)
+	for range 3 { // an SDK's attempts
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(chatBody))
+		require.NoError(t, err)
+		resp, err := replay.RoundTrip(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, 429, resp.StatusCode)
+		assert.Equal(t, "429 Too Many Requests", resp.Status)
+		assert.Equal(t, "0", resp.Header.Get("Retry-After"), "replay asks for no wait")
+		assert.Equal(t, "0", resp.Header.Get("Retry-After-Ms"))
+	}
+	status, _, err = chat(t, replay.Client(), url, other, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 400, status)
+	_, _, err = chat(t, replay.Client(), url, other, nil)
+	assert.ErrorIs(t, err, golden.ErrNotRecorded, "a 400 is counted as any answer")
+	assert.Empty(t, replay.Misses()[1:])
+
+	// A recording of the old kind: the 429 at occurrence 1, its answer at 2.
+	old, err := golden.NewTransport(path+".old", judgefake.NewTransport(judgefake.Text("ok")), golden.WithMode(golden.ModeRecord))
+	require.NoError(t, err)
+	_, _, err = chat(t, old.Client(), url, chatBody, nil)
+	require.NoError(t, err)
+	require.NoError(t, old.Save())
+	g, err := golden.LoadHTTP(path + ".old")
+	require.NoError(t, err)
+	answer := g.Interactions[0]
+	failure := answer
+	failure.Response = golden.HTTPResponse{Status: 500, Body: []byte(`{"error":{"message":"boom"}}`)}
+	answer.Occurrence = 2
+	require.NoError(t, golden.WriteHTTPFile(path+".old", &golden.HTTPFile{Version: 1, Interactions: []golden.Interaction{failure, answer}}))
+	replayOld, err := golden.NewTransport(path+".old", neverLive(t))
+	require.NoError(t, err)
+	status, _, err = chat(t, replayOld.Client(), url, chatBody, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 500, status)
+	status, got, err := chat(t, replayOld.Client(), url, chatBody, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 200, status)
 	assert.Equal(t, "ok", got)

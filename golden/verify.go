@@ -63,7 +63,8 @@ func (e *VerifyError) Error() string {
 //
 // A file named *.http.json is an HTTP recording (see HTTPFile), checked
 // the same way: it reads as one, its interactions are grouped by test in
-// name order (in call order within a test), its bytes are Marshal's, each interaction has a recording
+// name order (those of no test first; each test's in any order: see
+// WithTest), its bytes are Marshal's, each interaction has a recording
 // date and a response that is one body or one event stream, and nothing
 // in it looks like a credential — bodies and events held as base64
 // included, read as they are and, when compressed (gzip or deflate),
@@ -274,7 +275,7 @@ func verifyHTTP(e *VerifyError, path string, data, text []byte) {
 	sorted := true
 	for i := 1; i < len(f.Interactions) && sorted; i++ {
 		if f.Interactions[i-1].Test > f.Interactions[i].Test {
-			e.add("interactions are not grouped by test in name order: interaction %d (test %q) comes after one of test %q", i+1,
+			e.add("interactions are not grouped by test in name order (those of no test first): interaction %d (test %q) comes after one of test %q", i+1,
 				f.Interactions[i].Test, f.Interactions[i-1].Test)
 			sorted = false
 		}

@@ -31,7 +31,8 @@ type Server struct {
 //
 // It serves POST /v1/chat/completions (and any path ending in
 // /chat/completions, as Azure OpenAI and OpenAI-compatible servers use)
-// with OpenAI's shape:
+// with OpenAI's shape ("created" is always Created, so two recordings of
+// one script are the same):
 //
 //	{"id": "chatcmpl-judgefake-1", "object": "chat.completion", "created": 1700000000, "model": "gpt-4o",
 //	 "choices": [{"index": 0, "message": {"role": "assistant", "content": "<Text>"}, "finish_reason": "stop"}],
@@ -51,6 +52,21 @@ type Server struct {
 // "output_format" or "output_config") gets Text as the answer: the script
 // is what the model writes.
 //
+// and POST /v1/responses (any path ending in /responses) with OpenAI
+// Responses' {"id": "resp_judgefake_1", "object": "response",
+// "status": "completed", "output": [a message item with the text, a
+// function_call item per tool call], "usage"}.
+//
+// A request with "stream": true gets its answer as the API streams it
+// (Content-Type text/event-stream, written event by event): Chat
+// Completions chunks (the content word by word, each tool call's id and
+// name on its first delta, its arguments in two more, a usage chunk when
+// stream_options.include_usage asks, then [DONE]); Anthropic's
+// message_start, content blocks with their deltas, message_delta and
+// message_stop; Responses' events from response.created to
+// response.completed. FaultCutOff cuts a stream after half its events and
+// FaultMalformed breaks its middle event.
+//
 // Error replies carry the provider's error body: OpenAI's {"error":
 // {"message", "type", "param", "code"}} (type "requests" and code
 // "rate_limit_exceeded" for 429, "server_error" for 5xx,
@@ -60,8 +76,8 @@ type Server struct {
 // 4xx types).
 //
 // Like the real APIs, it refuses with a 400 a body that is not a JSON
-// object, one without "model" or "messages", a "stream": true request, and
-// an Anthropic request without an anthropic-version header or a positive
+// object, one without "model" or "messages" (a Responses request without
+// "input"), and an Anthropic request without an anthropic-version header or a positive
 // "max_tokens" or that forces a tool it does not define. Such a request
 // takes no reply from the script. Those refusals, unknown paths, other
 // methods, a reply that cannot be built, and requests after the script is
@@ -104,7 +120,17 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		w.Header()[k] = vs
 	}
 	w.WriteHeader(o.status)
-	w.Write(o.body)
+	if o.events == nil {
+		w.Write(o.body)
+		return
+	}
+	flush := http.NewResponseController(w)
+	for _, ev := range o.events { // event by event, as a streaming API sends
+		if _, err := w.Write(ev); err != nil {
+			return
+		}
+		flush.Flush()
+	}
 }
 
 // reset closes the connection under w at once, with an RST where the
@@ -192,6 +218,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	case o.reset:
 		return nil, &net.OpError{Op: "read", Net: "tcp", Err: errConnReset}
 	}
+	length := int64(len(o.body))
+	if o.events != nil {
+		length = -1
+		o.header.Del("Content-Length")
+	}
 	return &http.Response{
 		Status:        strconv.Itoa(o.status) + " " + http.StatusText(o.status),
 		StatusCode:    o.status,
@@ -200,7 +231,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ProtoMinor:    1,
 		Header:        o.header,
 		Body:          io.NopCloser(bytes.NewReader(o.body)),
-		ContentLength: int64(len(o.body)),
+		ContentLength: length,
 		Request:       req,
 	}, nil
 }

@@ -444,12 +444,13 @@ func TestJudgefakeServerRefusesWhatTheProviderWould(t *testing.T) {
 		problem            string
 	}
 	refusals := []refusal{
-		{"POST", "/v1/completions", openaiBody, nil, 404, "unknown path; judgefake serves POST /v1/chat/completions, POST /chat/completions (any path ending so) and POST /v1/messages"},
+		{"POST", "/v1/completions", openaiBody, nil, 404, "unknown path; judgefake serves POST /v1/chat/completions, POST /chat/completions (any path ending so), POST /v1/responses (any path ending in /responses) and POST /v1/messages"},
 		{"GET", "/v1/chat/completions", "", nil, 405, "method GET is not POST"},
 		{"POST", "/v1/chat/completions", "not json", nil, 400, `request body is not a JSON object: "not json"`},
 		{"POST", "/v1/chat/completions", `{"messages":[{"role":"user","content":"x"}]}`, nil, 400, `request has no "model"`},
 		{"POST", "/v1/chat/completions", `{"model":"m","messages":[]}`, nil, 400, `request has no "messages"`},
-		{"POST", "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"x"}],"stream":true}`, nil, 400, `request asks for "stream": true; judgefake answers whole responses only`},
+		{"POST", "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"x"}],"stream":"yes"}`, nil, 400, `request's "stream" is not true or false`},
+		{"POST", "/v1/responses", `{"model":"m","input":[]}`, nil, 400, `request has no "input" (a string or a list of items)`},
 		{"POST", "/v1/messages", anthropicBody, map[string]string{"x-api-key": "k"}, 400, "request has no anthropic-version header"},
 		{"POST", "/v1/messages", `{"model":"m","messages":[{"role":"user","content":"x"}]}`, anthropicHeader, 400, `request has no positive "max_tokens"`},
 		{"POST", "/v1/messages", `{"model":"m","max_tokens":9,"messages":[{"role":"user","content":"x"}],"tool_choice":{"type":"tool","name":"verdict"}}`, anthropicHeader, 400, `request's "tool_choice" forces tool "verdict", which is not in "tools"`},

@@ -175,7 +175,7 @@ func lastReply(tr *evalkit.Transcript) string {
 // Its answer depends on the request alone, so parallel conversations and
 // retries get the same turns. A request for a turn past the script is a
 // problem Err returns, answered with a 400. NewServer's refusals (no
-// model, no messages, streaming, ...) hold as well.
+// model, no messages, ...) and its streams hold as well.
 func NewUserServer(turns ...string) *Server {
 	return newServerWith(func(closed <-chan struct{}) *script { return newUserScript(turns, closed) })
 }

@@ -23,7 +23,13 @@ import (
 const (
 	APIOpenAI    = "openai"    // Chat Completions: POST …/chat/completions
 	APIAnthropic = "anthropic" // Messages: POST /v1/messages
+	APIResponses = "responses" // OpenAI Responses: POST …/responses
 )
+
+// Created is the creation time every response says it was made at
+// ("created", "created_at": 2023-11-14T22:13:20Z, in Unix seconds), so two
+// recordings of one script are byte for byte the same.
+const Created = 1700000000
 
 type openaiResponse struct {
 	ID      string         `json:"id"`
@@ -129,6 +135,7 @@ type outcome struct {
 	status int
 	header http.Header
 	body   []byte
+	events [][]byte // a stream's events, each whole; body is them joined
 	reset  bool
 	err    error
 }
@@ -164,6 +171,8 @@ func (s *script) serve(ctx context.Context, method string, u *url.URL, header ht
 		rec.API = APIOpenAI
 	case u.Path == "/v1/messages":
 		rec.API = APIAnthropic
+	case strings.HasSuffix(u.Path, "/responses"):
+		rec.API = APIResponses
 	}
 	s.mu.Lock()
 	s.requests = append(s.requests, rec.clone())
@@ -172,7 +181,7 @@ func (s *script) serve(ctx context.Context, method string, u *url.URL, header ht
 	what := fmt.Sprintf("request %d (%s %s)", n, method, u.Path)
 
 	if rec.API == "" {
-		return s.refuse(rec.API, http.StatusNotFound, what, "unknown path; judgefake serves POST /v1/chat/completions, POST /chat/completions (any path ending so) and POST /v1/messages")
+		return s.refuse(rec.API, http.StatusNotFound, what, "unknown path; judgefake serves POST /v1/chat/completions, POST /chat/completions (any path ending so), POST /v1/responses (any path ending in /responses) and POST /v1/messages")
 	}
 	if method != http.MethodPost {
 		return s.refuse(rec.API, http.StatusMethodNotAllowed, what, "method "+method+" is not POST")
@@ -240,6 +249,8 @@ func (s *script) refuse(api string, status int, what, msg string) outcome {
 type request struct {
 	model     string
 	forceTool string // the tool an Anthropic request forces, if any
+	stream    bool   // "stream": true
+	usage     bool   // Chat Completions' stream_options.include_usage
 }
 
 // parseRequest reads the fields a reply depends on and checks those the
@@ -254,16 +265,28 @@ func parseRequest(api string, header http.Header, body []byte) (request, string)
 	if err := json.Unmarshal(fields["model"], &req.model); err != nil || req.model == "" {
 		return request{}, `request has no "model"`
 	}
-	var msgs []json.RawMessage
-	if err := json.Unmarshal(fields["messages"], &msgs); err != nil || len(msgs) == 0 {
-		return request{}, `request has no "messages"`
-	}
-	var stream bool
-	if raw, ok := fields["stream"]; ok {
-		if json.Unmarshal(raw, &stream) == nil && stream {
-			return request{}, `request asks for "stream": true; judgefake answers whole responses only`
+	if api == APIResponses {
+		var text string
+		var items []json.RawMessage
+		if json.Unmarshal(fields["input"], &text) != nil && (json.Unmarshal(fields["input"], &items) != nil || len(items) == 0) {
+			return request{}, `request has no "input" (a string or a list of items)`
+		}
+	} else {
+		var msgs []json.RawMessage
+		if err := json.Unmarshal(fields["messages"], &msgs); err != nil || len(msgs) == 0 {
+			return request{}, `request has no "messages"`
 		}
 	}
+	if raw, ok := fields["stream"]; ok && string(raw) != "null" {
+		if json.Unmarshal(raw, &req.stream) != nil {
+			return request{}, `request's "stream" is not true or false`
+		}
+	}
+	var opts struct {
+		IncludeUsage bool `json:"include_usage"`
+	}
+	json.Unmarshal(fields["stream_options"], &opts)
+	req.usage = opts.IncludeUsage
 	if api != APIAnthropic {
 		return req, ""
 	}
@@ -349,6 +372,7 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 	}
 
 	var body []byte
+	var events [][]byte
 	var err error
 	openai := func() ([]byte, error) {
 		stop := "stop"
@@ -378,14 +402,18 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 		if r.StopReason != "" {
 			stop = r.StopReason
 		}
-		return json.Marshal(openaiResponse{
+		resp := openaiResponse{
 			ID:      "chatcmpl-judgefake-" + strconv.Itoa(id),
 			Object:  "chat.completion",
-			Created: time.Now().Unix(),
+			Created: Created,
 			Model:   model,
 			Choices: []openaiChoice{{Message: msg, FinishReason: stop}},
 			Usage:   openaiUsage{PromptTokens: in, CompletionTokens: out, TotalTokens: in + out},
-		})
+		}
+		if req.stream {
+			events = openaiStream(resp, req.usage)
+		}
+		return json.Marshal(resp)
 	}
 	anthropic := func(forceTool string) ([]byte, error) {
 		text := r.Text
@@ -418,7 +446,7 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 		if r.StopReason != "" {
 			stop = r.StopReason
 		}
-		return json.Marshal(anthropicResponse{
+		resp := anthropicResponse{
 			ID:         "msg_judgefake_" + strconv.Itoa(id),
 			Type:       "message",
 			Role:       "assistant",
@@ -426,13 +454,31 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 			Content:    blocks,
 			StopReason: stop,
 			Usage:      anthropicUsage{InputTokens: in, OutputTokens: out},
-		})
+		}
+		if req.stream {
+			events = anthropicStream(resp)
+		}
+		return json.Marshal(resp)
+	}
+	responses := func() ([]byte, error) {
+		resp, err := responsesReply(r, id, model, in, out)
+		if err != nil {
+			return nil, err
+		}
+		if req.stream {
+			events = responsesStream(resp)
+		}
+		return json.Marshal(resp)
 	}
 	switch {
 	case rec.API == APIOpenAI && r.Fault == FaultWrongSchema:
 		body, err = anthropic("")
 	case rec.API == APIOpenAI:
 		body, err = openai()
+	case rec.API == APIResponses && r.Fault == FaultWrongSchema:
+		body, err = openai()
+	case rec.API == APIResponses:
+		body, err = responses()
 	case r.Fault == FaultWrongSchema:
 		body, err = openai()
 	default:
@@ -442,6 +488,18 @@ func (s *script) respond(r Reply, id int, rec Request, req request, what string)
 		return s.refuse(rec.API, scriptProblem, what, err.Error())
 	}
 
+	if events != nil {
+		switch r.Fault {
+		case FaultNone, FaultWrongSchema:
+		case FaultMalformed:
+			events[len(events)/2] = []byte("data: {,\n\n")
+		case FaultCutOff:
+			events = events[:len(events)/2]
+		default:
+			return s.refuse(rec.API, scriptProblem, what, fmt.Sprintf("unknown fault %v", r.Fault))
+		}
+		return streamOutcome(events, r.RetryAfter)
+	}
 	switch r.Fault {
 	case FaultNone, FaultWrongSchema:
 	case FaultMalformed:

@@ -24,6 +24,6 @@
 // labels), a model other than the predict server's, an HTTP failure, or an
 // answer that is not one result of scores in [0,1].
 //
-// In a test, WithHTTPClient(evaltest.HTTPClient(t)) records the calls once
+// In a test, WithHTTPClient(evaltest.HTTPClient(t).Client) records the calls once
 // and replays them, as judges' verdicts are.
 package openaiclassifier

@@ -70,7 +70,12 @@ type Recorder struct {
 // NewRecorder returns a Recorder for the HTTP recording at path (by
 // convention testdata/evalkit/<TestName>.http.json, which the test's
 // agent may record into too), asking live when its mode says so. opts are
-// golden's: WithMode (default ModeReplay), WithRedact, WithUsageLog.
+// golden's: WithMode (default ModeReplay), WithRedact, WithUsageLog,
+// WithTest. With WithTest (evaltest.T.Simulate gives the test's name) the
+// calls are keyed with the test and written among its agent's, in the
+// order made, and a conversation asked twice in the test replays its own
+// reply each time, as the agent's identical requests do; call Close when
+// the test ends, after Save.
 //
 // A call is keyed on live's identity (evalkit.Identifier: provider,
 // model, settings; not its prompt version, which is a judge's), the
@@ -99,11 +104,14 @@ func NewRecorder(path string, live Model, opts ...golden.Option) (*Recorder, err
 }
 
 // transport returns a Transport on the recording. Each call goes through
-// its own: a Transport counts identical requests and replays the n-th
-// recorded response to the n-th, where a simulated user's reply depends on
-// the conversation alone — the same conversation, asked again in another
-// run or attempt, replays the same reply. Transports on one file share
-// its recording (golden.NewTransport), so this costs a lookup.
+// its own, closed after it: a Transport of no test counts identical
+// requests on its own and replays the n-th recorded response to the n-th,
+// where a simulated user's reply depends on the conversation alone — the
+// same conversation, asked again in another run or attempt, replays the
+// same reply. With a test (golden.WithTest), the calls count with the
+// test's other Transports, which r.tr keeps open until Close. Transports
+// on one file share its recording (golden.NewTransport), so this costs a
+// lookup.
 func (r *Recorder) transport() (*golden.Transport, error) {
 	return golden.NewTransport(r.path, roundTripFunc(r.liveCall), r.opts...)
 }
@@ -124,6 +132,11 @@ func (r *Recorder) MarkPartial() { r.tr.MarkPartial() }
 // Save writes the recording when the mode and what happened say so (see
 // golden.Transport.Save).
 func (r *Recorder) Save() error { return r.tr.Save() }
+
+// Close ends the Recorder's part in its test's count of identical
+// requests (see golden.Transport.Close): call it when the test ends,
+// after Save. It never fails.
+func (r *Recorder) Close() error { return r.tr.Close() }
 
 // Chat answers as the mode says: the recorded reply, or in replay mode
 // for a call not recorded, a *MissError saying where the conversation
@@ -149,6 +162,7 @@ func (r *Recorder) Chat(ctx context.Context, system string, msgs []evalkit.Messa
 	if err != nil {
 		return evalkit.Message{}, err
 	}
+	defer tr.Close()
 	resp, err := tr.RoundTrip(req)
 	if err != nil {
 		var nr *golden.NotRecordedError

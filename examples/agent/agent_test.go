@@ -140,8 +140,8 @@ func newAgent(t testing.TB, r run, baseURL string, client *http.Client) *agent.A
 
 // The agent's whole conversation and the judge's verdict replay from
 // testdata/evalkit/TestAgent.{http,judge}.json with no server and no key;
-// EVALKIT_MODE=record asks fake servers scripted from the real run
-// instead, standing for the live APIs, and writes the recordings.
+// EVALKIT_MODE=record asks fakes scripted from the real run instead,
+// standing for the live APIs at the same URLs, and writes the recordings.
 func TestAgent(t *testing.T) {
 	mode, err := evaltest.Mode()
 	require.NoError(t, err)
@@ -152,20 +152,20 @@ func TestAgent(t *testing.T) {
 // the real run's conversation in mode, and evaltest checks its transcript.
 func agentCase(t testing.TB, mode golden.Mode, prompt string) {
 	r := loadRun(t)
-	modelURL, judgeURL := replayModelURL, replayJudgeURL
+	judgeURL := replayJudgeURL
+	var live http.RoundTripper // the model API: the recording, or in record mode a fake standing for it
 	if mode != golden.ModeReplay {
-		model := judgefake.NewServer(r.replies...)
+		model := judgefake.NewTransport(r.replies...)
 		judge := judgefake.NewServer(judgefake.Text(judgeAnswer))
 		t.Cleanup(func() {
-			model.Close()
 			judge.Close()
 			assert.NoError(t, model.Err(), "the agent asked the model what the run did not")
 			assert.NoError(t, judge.Err())
 		})
-		modelURL, judgeURL = model.URL+"/v1", judge.URL+"/v1"
+		live, judgeURL = model, judge.URL+"/v1"
 	}
 
-	a := newAgent(t, r, modelURL, evaltest.HTTPClient(t, golden.WithMode(mode)))
+	a := newAgent(t, r, replayModelURL, evaltest.HTTPTransport(t, live, golden.WithMode(mode)).Client)
 	a.SystemPrompt = prompt
 	tr, err := a.Run(t.Context(), r.users)
 	require.NoError(t, err)
@@ -188,7 +188,7 @@ func TestAgentPromptChangeFailsTestAgent(t *testing.T) {
 	tb.run(func() { agentCase(tb, golden.ModeReplay, "You are a terse airline agent.\n\n"+loadRun(t).system) })
 	require.Len(t, tb.errors, 2, "the agent's error, then the miss when the test ends")
 	hint := "\nhint: EVALKIT_MODE=record go test ./examples/agent -run '^TestAgent$'   # record the missing model calls against the live API"
-	assert.Contains(t, tb.errors[0], "agent: asking the model: Post \"http://model.invalid/v1/chat/completions\": golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions")
+	assert.Contains(t, tb.errors[0], "agent: the model API answered 404: golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions")
 	assert.Contains(t, tb.errors[0], strings.TrimPrefix(hint, "\n"))
 	assert.Regexp(t, `^HTTPClient\(t\): error: golden: not recorded: testdata/evalkit/TestAgent.http.json has no response for this POST /v1/chat/completions \(key sha256:[0-9a-f]{12}\)
 nearest: sha256:[0-9a-f]{12} \(recorded [0-9T:Z-]+\)
@@ -239,7 +239,7 @@ func TestAgentPromptChangeMisses(t *testing.T) {
 		t.Errorf("the live API was asked: %s %s", req.Method, req.URL)
 		return nil, errors.New("the live API was asked")
 	})
-	tr, err := golden.NewTransport("testdata/evalkit/TestAgent.http.json", never, golden.WithMode(golden.ModeReplay))
+	tr, err := golden.NewTransport("testdata/evalkit/TestAgent.http.json", never, golden.WithMode(golden.ModeReplay), golden.WithTest("TestAgent"))
 	require.NoError(t, err)
 	a := newAgent(t, r, replayModelURL, tr.Client())
 	a.SystemPrompt = "You are a terse airline agent.\n\n" + r.system

@@ -34,7 +34,7 @@ func Example_replay() {
 		Model:        "gpt-4o",
 		SystemPrompt: r.system,
 		Tools:        tools(t, r),
-		Client:       evaltest.HTTPClient(t, golden.WithMode(golden.ModeReplay)),
+		Client:       evaltest.HTTPClient(t, golden.WithMode(golden.ModeReplay)).Client,
 	}
 	tr, err := a.Run(context.Background(), r.users)
 	if err != nil {

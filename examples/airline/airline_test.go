@@ -3,6 +3,7 @@ package airline_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"runtime"
 	"strings"
@@ -101,30 +102,31 @@ func wantDB(t testing.TB, r tauRun) *airline.DB {
 	return db
 }
 
-// Where the fake servers stand for the live APIs: never dialled in replay.
+// Where the fakes stand for the live APIs: never dialled.
 const (
 	replayModelURL = "http://model.invalid/v1"
 	replayUserURL  = "http://customer.invalid/v1"
 	replayJudgeURL = "http://judge.invalid/v1"
 )
 
-// fakes starts, outside replay, fake servers standing for the agent's
-// model (the run's GPT-4o turns), the customer's model (its GPT-4 turns)
-// and the judge (judgeReplies), and returns their URLs.
-func fakes(t testing.TB, mode golden.Mode, r tauRun, judgeReplies ...judgefake.Reply) (model, user, judge string) {
+// fakes starts, outside replay, fakes standing for the agent's model (the
+// run's GPT-4o turns, in memory: the agent always calls replayModelURL,
+// whose host keys its recorded calls), the customer's model (its GPT-4
+// turns) and the judge (judgeReplies), and returns the agent's model (nil
+// in replay) and the customer's and judge's URLs.
+func fakes(t testing.TB, mode golden.Mode, r tauRun, judgeReplies ...judgefake.Reply) (model http.RoundTripper, user, judge string) {
 	if mode == golden.ModeReplay {
-		return replayModelURL, replayUserURL, replayJudgeURL
+		return nil, replayUserURL, replayJudgeURL
 	}
-	m, u, j := judgefake.NewServer(r.replies...), judgefake.NewUserServer(r.users...), judgefake.NewServer(judgeReplies...)
+	m, u, j := judgefake.NewTransport(r.replies...), judgefake.NewUserServer(r.users...), judgefake.NewServer(judgeReplies...)
 	t.Cleanup(func() {
-		m.Close()
 		u.Close()
 		j.Close()
 		assert.NoError(t, m.Err(), "the agent asked its model what the run did not")
 		assert.NoError(t, u.Err(), "the customer was asked for a turn the run did not have")
 		assert.NoError(t, j.Err())
 	})
-	return m.URL + "/v1", u.URL + "/v1", j.URL + "/v1"
+	return m, u.URL + "/v1", j.URL + "/v1"
 }
 
 // What the judge writes when recording (a judge model's answers).
@@ -147,11 +149,11 @@ func TestChangeTrip(t *testing.T) {
 	mode, err := evaltest.Mode()
 	require.NoError(t, err)
 	r := loadRun(t, 1)
-	modelURL, userURL, judgeURL := fakes(t, mode, r, judgeReplies...)
+	model, userURL, judgeURL := fakes(t, mode, r, judgeReplies...)
 
 	db, err := airline.LoadDB("testdata/db.json")
 	require.NoError(t, err)
-	agent := &airline.Agent{BaseURL: modelURL, Model: "gpt-4o", DB: db, Client: evaltest.HTTPClient(t)}
+	agent := &airline.Agent{BaseURL: replayModelURL, Model: "gpt-4o", DB: db, Client: evaltest.HTTPTransport(t, model).Client}
 	customer := simulate.ModelUser{
 		Model: openaijudge.New(openaijudge.WithBaseURL(userURL), openaijudge.WithModel("gpt-4")),
 		Goal:  r.instruction,
@@ -182,10 +184,10 @@ func TestChangeTripFailedRun(t *testing.T) {
 	r := loadRun(t, 0)
 	tb := &fakeT{TB: t, name: "TestChangeTripFailedRun"}
 	tb.run(func() {
-		modelURL, _, _ := fakes(tb, mode, r)
+		model, _, _ := fakes(tb, mode, r)
 		db, err := airline.LoadDB("testdata/db.json")
 		require.NoError(t, err)
-		agent := &airline.Agent{BaseURL: modelURL, Model: "gpt-4o", DB: db, Client: evaltest.HTTPClient(tb)}
+		agent := &airline.Agent{BaseURL: replayModelURL, Model: "gpt-4o", DB: db, Client: evaltest.HTTPTransport(tb, model).Client}
 		et := evaltest.New(tb)
 		tr := et.Simulate(judgefake.Script(r.users), agent.Reply, simulate.System(r.policy), simulate.Tools(airline.ToolSpecs()...))
 		et.Expect(tr).
