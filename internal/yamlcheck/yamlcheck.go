@@ -30,6 +30,15 @@ import (
 // settings between entries needs, far below what exhausts memory.
 const MaxAliasNodes = 1_000_000
 
+// MaxMappingKeys bounds the keys of one mapping. The YAML library
+// compares each key of a mapping it decodes (a case's vars, an eval's
+// params) with every other, so its time grows with the square of their
+// number: 40,000 keys, half a megabyte of vars, took 17 s to load, and a
+// 4 MiB case file of them would take most of an hour. At this bound a
+// case file at its size limit, all mappings of 1,000 keys, loads in
+// about two seconds, as one of small mappings does.
+const MaxMappingKeys = 1_000
+
 // MaxProblems bounds the problems Check returns: past it the walk stops.
 const MaxProblems = 100
 
@@ -44,8 +53,9 @@ type Problem struct {
 // nodes: every key given twice in a mapping, named with the mapping's
 // path and the first key's line; an alias that stands for a value holding
 // it (&v {x: *v}), and an alias past MaxAliasNodes, each named with the
-// line and path of the alias written in the document (the walk stops at
-// the first of these). path is the root's path: "" or, for a document
+// line and path of the alias written in the document, and a mapping of
+// more than MaxMappingKeys keys (the walk stops at the first of these).
+// A key written as an alias of a scalar is the scalar's text. path is the root's path: "" or, for a document
 // that is a list of cases, "cases"; a field's path is its mapping's, ".",
 // and its key ("judges.strict.settings"), an element's its list's and
 // "[i]". At most MaxProblems problems are returned.
@@ -150,22 +160,40 @@ func (c *checker) walk(n *yaml.Node, at *step) int {
 			size = saturate(size + c.walk(x, &step{up: at, index: i}))
 		}
 	case yaml.MappingNode:
+		if keys := len(n.Content) / 2; keys > MaxMappingKeys {
+			c.add(n.Line, at, fmt.Sprintf("a mapping of %d keys, more than %d: the YAML library compares each key of a mapping with every other, so its time grows with the square of their number; use a list, or split the mapping", keys, MaxMappingKeys))
+			c.stop = true
+			return size
+		}
 		first := make(map[string]int, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content) && !c.stop; i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if line, dup := first[k.Value]; dup {
-				c.add(k.Line, at, fmt.Sprintf("field %s is given twice (first at line %d)", textnorm.Quote(k.Value, maxQuoted), line))
+			name := keyName(k)
+			if line, dup := first[name]; dup {
+				c.add(k.Line, at, fmt.Sprintf("field %s is given twice (first at line %d)", textnorm.Quote(name, maxQuoted), line))
 			} else {
-				first[k.Value] = k.Line
+				first[name] = k.Line
 			}
 			size = saturate(size + c.walk(k, at))
-			size = saturate(size + c.walk(v, &step{up: at, key: k.Value, field: true}))
+			size = saturate(size + c.walk(v, &step{up: at, key: name, field: true}))
 		}
 	}
 	if n.Anchor != "" {
 		c.sizes[n] = size
 	}
 	return size
+}
+
+// keyName is the key a mapping's key node gives: its text, or, for an
+// alias of a scalar (&k who: a, *k: b), the text of the scalar it stands
+// for, as a decoder reads it. The YAML library's own check compares an
+// alias key with the alias's name, so {&k who: alice, *k: mallory}
+// decoded as {who: mallory}, the second silently winning.
+func keyName(k *yaml.Node) string {
+	if k.Kind == yaml.AliasNode && k.Alias != nil && k.Alias.Kind == yaml.ScalarNode {
+		return k.Alias.Value
+	}
+	return k.Value
 }
 
 // saturate caps a count just past MaxAliasNodes, so no sum overflows.
