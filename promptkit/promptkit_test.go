@@ -242,7 +242,7 @@ prompts:
 	for _, tc := range []struct{ name, text, want string }{
 		{"dup.pack.yaml", "id: dup\nprompts: {p: {}}\nevals:\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [x]}}\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [y]}}\n",
 			`dup.pack.yaml:5: evals: id "a" is given twice (lines 4 and 5)`},
-		{"cycle.pack.yaml", "id: cycle\nprompts: &p\n  x: *p\n", `cycle.pack.yaml:3: prompts.x: the alias *p stands for a value that holds it: it would expand without end`},
+		{"cycle.pack.yaml", "id: cycle\nprompts: &p\n  x: *p\n", `cycle.pack.yaml:3: prompts.x: the alias *p stands for a value that holds it (&p at line 2): a value cannot contain itself, so it has no end`},
 		// A misspelt list of checks was ignored: its checks never ran.
 		{"typo.pack.yaml", "id: typo\nprompts: {p: {validators: [{type: contains, params: {patterns: [x]}}]}}\neval:\n  - {id: a, type: contains, trigger: every_turn, params: {patterns: [y]}}\n",
 			`typo.pack.yaml:3: field "eval": unknown (did you mean "evals"?): the checks under it would never run`},

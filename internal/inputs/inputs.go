@@ -37,8 +37,9 @@ type Limit struct {
 // and low enough that a file at the limit is read in well under a
 // second or two and a few hundred megabytes (RELIABILITY.md, "Limits").
 var (
-	// CaseFile bounds a case file (evaltest.LoadCases, RunCases) and a
-	// spec file (assert.LoadSpecs): YAML costs about 80 bytes of memory
+	// CaseFile bounds a case file (evaltest.LoadCases, RunCases), a
+	// spec file (assert.LoadSpecs) and a PromptKit runtime config
+	// (promptkit.BindRuntimeConfig): YAML costs about 80 bytes of memory
 	// a byte when every line is a node.
 	CaseFile = Limit{What: "case file", Env: "EVALKIT_MAX_CASE_FILE_BYTES", Default: 4 << 20}
 	// Cases bounds the cases one LoadCases or RunCases reads.
