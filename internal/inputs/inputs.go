@@ -54,10 +54,12 @@ var (
 	Transcript = Limit{What: "transcript", Env: "EVALKIT_MAX_TRANSCRIPT_BYTES", Default: 32 << 20}
 	// Results bounds a results file (evalkit report).
 	Results = Limit{What: "results file", Env: "EVALKIT_MAX_RESULTS_BYTES", Default: 64 << 20}
+	// Gold bounds a gold file of human labels (calibrate.Load, Decode).
+	Gold = Limit{What: "gold file", Env: "EVALKIT_MAX_GOLD_BYTES", Default: 64 << 20}
 )
 
 // All lists the limits, for documentation and tests.
-var All = []*Limit{&CaseFile, &Cases, &JudgeSet, &Recording, &Transcript, &Results}
+var All = []*Limit{&CaseFile, &Cases, &JudgeSet, &Recording, &Transcript, &Results, &Gold}
 
 // Value returns the limit: Env's value when set, else Default. A value
 // that is not a positive whole number (bytes may take a KiB, MiB or GiB
