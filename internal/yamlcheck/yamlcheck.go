@@ -65,7 +65,7 @@ type Problem struct {
 // values already walked (an alias always follows its anchor), so its work
 // is linear in the document whatever the aliases make of it.
 func Check(doc *yaml.Node, path string) []Problem {
-	c := &checker{root: path, sizes: map[*yaml.Node]int{}}
+	c := &checker{root: path, sizes: map[*yaml.Node]int{}, open: map[*yaml.Node]bool{}}
 	c.walk(doc, nil)
 	return c.problems
 }
@@ -73,9 +73,10 @@ func Check(doc *yaml.Node, path string) []Problem {
 type checker struct {
 	root     string
 	problems []Problem
-	sizes    map[*yaml.Node]int // an anchored node's size, once walked
-	expanded int                // nodes reached through aliases
-	stop     bool               // an alias problem, or MaxProblems: stop
+	sizes    map[*yaml.Node]int  // an anchored node's size, once walked
+	open     map[*yaml.Node]bool // the anchored nodes being walked: the alias's ancestors
+	expanded int                 // nodes reached through aliases
+	stop     bool                // an alias problem, or MaxProblems: stop
 }
 
 // step is one step of a node's path from the root, built into a string
@@ -130,6 +131,10 @@ func (c *checker) walk(n *yaml.Node, at *step) int {
 		return 0
 	}
 	size := 1
+	if n.Anchor != "" {
+		c.open[n] = true
+		defer delete(c.open, n)
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
 		target := n.Alias
@@ -137,10 +142,17 @@ func (c *checker) walk(n *yaml.Node, at *step) int {
 			return size
 		}
 		inner, walked := c.sizes[target]
-		if !walked {
+		if !walked && c.open[target] {
 			// An alias follows its anchor; one whose value has not been
 			// walked to the end is inside it.
 			c.add(n.Line, at, fmt.Sprintf("the alias *%s stands for a value that holds it (&%s at line %d): a value cannot contain itself, so it has no end", excerpt(n.Value), excerpt(target.Anchor), target.Line))
+			c.stop = true
+			return size
+		}
+		if !walked {
+			// The YAML library resolves an alias with the anchors of the
+			// documents before it in the stream, too.
+			c.add(n.Line, at, fmt.Sprintf("the alias *%s names an anchor of another document (&%s at line %d): each document of a YAML stream has its own anchors", excerpt(n.Value), excerpt(target.Anchor), target.Line))
 			c.stop = true
 			return size
 		}
@@ -168,10 +180,10 @@ func (c *checker) walk(n *yaml.Node, at *step) int {
 		first := make(map[string]int, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content) && !c.stop; i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			name := keyName(k)
-			if line, dup := first[name]; dup {
+			name, scalar := keyName(k)
+			if line, dup := first[name]; dup && scalar {
 				c.add(k.Line, at, fmt.Sprintf("field %s is given twice (first at line %d)", textnorm.Quote(name, maxQuoted), line))
-			} else {
+			} else if scalar {
 				first[name] = k.Line
 			}
 			size = saturate(size + c.walk(k, at))
@@ -188,12 +200,14 @@ func (c *checker) walk(n *yaml.Node, at *step) int {
 // alias of a scalar (&k who: a, *k: b), the text of the scalar it stands
 // for, as a decoder reads it. The YAML library's own check compares an
 // alias key with the alias's name, so {&k who: alice, *k: mallory}
-// decoded as {who: mallory}, the second silently winning.
-func keyName(k *yaml.Node) string {
-	if k.Kind == yaml.AliasNode && k.Alias != nil && k.Alias.Kind == yaml.ScalarNode {
-		return k.Alias.Value
+// decoded as {who: mallory}, the second silently winning. scalar is
+// false for a key that is a list or a mapping, or an alias of one: no
+// field's name, compared with none.
+func keyName(k *yaml.Node) (name string, scalar bool) {
+	if k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
 	}
-	return k.Value
+	return k.Value, k.Kind == yaml.ScalarNode
 }
 
 // saturate caps a count just past MaxAliasNodes, so no sum overflows.

@@ -69,6 +69,7 @@ func TestCheck(t *testing.T) {
 		{"a key written as an alias, in flow", "", "a: &k x\nb: {x: 1, *k : 2}\n",
 			[]yamlcheck.Problem{{Line: 2, Msg: `b: field "x" is given twice (first at line 2)`}}},
 		{"an alias key of its own is fine", "", "a: &k x\nb: {*k : 1, y: 2}\n", nil},
+		{"an alias key of a list is no field's name", "", "k: &k [1, 2]\n? *k\n: x\n", nil},
 		{"a mapping past MaxMappingKeys", "", "a: 1\nvars:\n" + manyKeys(yamlcheck.MaxMappingKeys+1),
 			[]yamlcheck.Problem{{Line: 3, Msg: "vars: a mapping of 1001 keys, more than 1000: the YAML library compares each key of a mapping with every other, " +
 				"so its time grows with the square of their number; use a list, or split the mapping"}}},
@@ -145,6 +146,19 @@ func TestCheckBounded(t *testing.T) {
 		fmt.Fprintf(&b, "k%d: 1\nk%d: 2\n", i, i)
 	}
 	assert.Len(t, yamlcheck.Check(mustParse(t, b.String()), ""), yamlcheck.MaxProblems)
+}
+
+// The YAML library resolves an alias with the anchors of the documents
+// before it in a stream: such an alias is named as that, not as a value
+// holding itself, which it was called.
+func TestCheckAliasOfAnotherDocument(t *testing.T) {
+	dec := yaml.NewDecoder(strings.NewReader("a: &v {x: 1}\n---\nb: *v\n"))
+	var first, second yaml.Node
+	require.NoError(t, dec.Decode(&first))
+	require.NoError(t, dec.Decode(&second))
+	assert.Empty(t, yamlcheck.Check(&first, ""))
+	assert.Equal(t, []yamlcheck.Problem{{Line: 3, Msg: "b: the alias *v names an anchor of another document (&v at line 1): each document of a YAML stream has its own anchors"}},
+		yamlcheck.Check(&second, ""))
 }
 
 func mustParse(t *testing.T, s string) *yaml.Node {
