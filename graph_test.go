@@ -32,8 +32,10 @@ func TestPackageGraph(t *testing.T) {
 		".": root,
 		// Statistics are pure functions over counts: the standard library.
 		"./stats": {mod + "/stats"},
-		// Calibration joins a gold set with a judge's outcomes: statistics.
-		"./calibrate": {mod + "/calibrate", mod + "/stats"},
+		// Calibration joins a gold set with a judge's outcomes: statistics,
+		// and the readers every user file goes through (bounded, FIFOs
+		// refused, keys given twice an error), standard library only.
+		"./calibrate": {mod + "/calibrate", mod + "/stats", mod + "/internal/inputs", mod + "/internal/jsonx", mod + "/internal/textnorm"},
 		"./judgefake": append(slices.Clone(root), mod+"/judgefake"),
 		// Verdict formats: the vocabulary they implement, nothing else.
 		"./verdicts": append(slices.Clone(root), mod+"/verdicts"),

@@ -4,13 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit/calibrate"
+	"github.com/evalkit-go/evalkit/internal/hostile"
 )
 
 func TestDecodeProblems(t *testing.T) {
@@ -111,4 +115,41 @@ func TestMeasureScores(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []calibrate.ItemError{{ID: "a", Err: errors.New("HTTP 503")}}, r.Errors)
 	assert.Equal(t, 3, r.Judged)
+}
+
+// A gold file is read as every input is: a key given twice in a line is
+// an error (encoding/json kept the last, ignoring case, so a "Label"
+// after a "label" flipped the people's verdict unseen), a FIFO is
+// refused at once (a plain open waited for a writer for ever), and a file
+// past its limit is refused naming the variable that raises it.
+func TestLoadBounded(t *testing.T) {
+	const good = `{"id": "a", "criteria": "c", "content": "x", "label": "pass"}` + "\n"
+	for _, line := range []string{
+		`{"id": "b", "criteria": "c", "content": "x", "label": "pass", "Label": "fail"}`,
+		`{"id": "b", "criteria": "c", "content": "x", "label": "pass", "label": "fail"}`,
+		`{"id": "b", "criteria": "c", "content": "x", "annotators": {"ana": "pass", "ana": "fail", "ben": "pass"}}`,
+	} {
+		_, err := calibrate.Decode("gold.jsonl", strings.NewReader(good+line+"\n"))
+		assert.ErrorContains(t, err, "calibrate: gold.jsonl:2: key ", line)
+		assert.ErrorContains(t, err, "is given twice", line)
+	}
+
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "gold.jsonl")
+	if err := hostile.Mkfifo(fifo); err == nil {
+		err, blocked := hostile.ReadWithin(fifo, 5*time.Second, func() error {
+			_, err := calibrate.Load(fifo)
+			return err
+		})
+		require.False(t, blocked, "Load blocked on a FIFO")
+		assert.EqualError(t, err, "calibrate: "+fifo+" is a named pipe (FIFO), not a regular file: evalkit reads only regular files")
+	}
+
+	big := filepath.Join(dir, "big.jsonl")
+	require.NoError(t, os.WriteFile(big, []byte(strings.Repeat(good, 100)), 0o644))
+	t.Setenv("EVALKIT_MAX_GOLD_BYTES", "4KiB")
+	_, err := calibrate.Load(big)
+	assert.EqualError(t, err, "calibrate: "+big+": 6.1 KiB, past the limit of 4 KiB for a gold file (EVALKIT_MAX_GOLD_BYTES raises it)")
+	_, err = calibrate.Decode("stdin", strings.NewReader(strings.Repeat(good, 100)))
+	assert.EqualError(t, err, "calibrate: stdin: more than the limit of 4 KiB for a gold file (EVALKIT_MAX_GOLD_BYTES raises it)")
 }

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/evalkit-go/evalkit/internal/inputs"
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 )
 
 // Item is one example of a gold set: an answer (Content) to a request
@@ -155,9 +157,12 @@ const MaxLine = 8 << 20
 // every item's problems — no id, criteria or content, a label other than
 // "pass" or "fail", annotators split evenly with no label, a score outside
 // [0,1], nothing to calibrate against, a canary without a label, an id
-// given twice.
+// given twice. A key given twice in a line ({"label": "pass", "Label":
+// "fail"}: encoding/json keeps the last, matching names without regard to
+// case) is an error, as is a file that is not a regular file (a FIFO is
+// refused, never waited on) or is past 64 MiB (EVALKIT_MAX_GOLD_BYTES).
 func Load(path string) (*Gold, error) {
-	f, err := os.Open(path)
+	f, _, err := inputs.Open(path, inputs.Gold)
 	if err != nil {
 		return nil, fmt.Errorf("calibrate: %w", err)
 	}
@@ -166,15 +171,27 @@ func Load(path string) (*Gold, error) {
 }
 
 // Decode is Load reading r; name says which file in errors and names the
-// set (its base name).
+// set (its base name). It reads at most EVALKIT_MAX_GOLD_BYTES (64 MiB).
 func Decode(name string, r io.Reader) (*Gold, error) {
+	max, err := inputs.Gold.Value()
+	if err != nil {
+		return nil, fmt.Errorf("calibrate: %w", err)
+	}
+	lr := &io.LimitedReader{R: r, N: max + 1}
 	var items []Item
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
 	for n := 1; sc.Scan(); n++ {
+		if lr.N <= 0 {
+			break // past the limit: the line may be cut
+		}
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 || line[0] == '#' {
 			continue
+		}
+		if key, dup, _ := jsonx.DuplicateFoldedKey(line); dup {
+			// A label given twice is a verdict that cannot be told.
+			return nil, fmt.Errorf("calibrate: %s:%d: key %q is given twice (keys are matched to fields ignoring case)", name, n, key)
 		}
 		var it Item
 		dec := json.NewDecoder(bytes.NewReader(line))
@@ -186,6 +203,9 @@ func Decode(name string, r io.Reader) (*Gold, error) {
 			return nil, fmt.Errorf("calibrate: %s:%d: more than one JSON value on the line", name, n)
 		}
 		items = append(items, it)
+	}
+	if lr.N <= 0 {
+		return nil, fmt.Errorf("calibrate: %w", &inputs.LimitError{Name: name, Limit: inputs.Gold, Max: max, Got: max + 1, AtLeast: true})
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalkit-go/evalkit/evaltest"
 	"github.com/evalkit-go/evalkit/internal/hostile"
+	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 )
 
 // The done-when bounds of a hostile input: a clear error within 5 s and
@@ -141,4 +142,63 @@ func TestLoadCasesFIFO(t *testing.T) {
 	})
 	require.False(t, blocked, "LoadCases blocked on a FIFO")
 	assert.EqualError(t, err, fifo+" is a named pipe (FIFO), not a regular file: evalkit reads only regular files")
+}
+
+// A mapping is read by the YAML library comparing each of its keys with
+// every other: a case's vars of 40,000 keys (450 KB) took 17 s to load,
+// and 270,000 (a file just under its 4 MiB limit) most of an hour. Past
+// yamlcheck.MaxMappingKeys a mapping is refused at once; a file of
+// mappings at the bound loads as fast as one of small mappings (4 MiB of
+// either, 2.0 s alone on 2 cores; 1 MiB here, to hold under load).
+func TestLoadCasesWideMappings(t *testing.T) {
+	if hostile.Child("wide-mapping") {
+		loadCasesChild()
+		return
+	}
+	if testing.Short() {
+		t.Skip("writes 4 MiB case files: skipped under -short")
+	}
+	if hostile.Race {
+		t.Skip("a measure of time and memory: the race detector's are no measure (make test runs it)")
+	}
+	dir := t.TempDir()
+	wide := filepath.Join(dir, "wide.yaml")
+	writeVarsCases(t, wide, 1, 270_000)
+	res := hostile.Run("TestLoadCasesWideMappings", "wide-mapping", 60*time.Second, "EVALKIT_TEST_GLOB="+wide)
+	t.Logf("one case of 270,000 vars, %s: %s", fileSize(t, wide), res)
+	require.NoError(t, res.Within(hostileTime, hostileRSS))
+	assert.Equal(t, wide+":4: cases[0].vars: a mapping of 270000 keys, more than 1000: the YAML library compares each key of a mapping "+
+		"with every other, so its time grows with the square of their number; use a list, or split the mapping", res.Result)
+
+	many := filepath.Join(dir, "many.yaml")
+	writeVarsCases(t, many, 85, yamlcheck.MaxMappingKeys)
+	res = hostile.Run("TestLoadCasesWideMappings", "wide-mapping", 60*time.Second, "EVALKIT_TEST_GLOB="+many)
+	t.Logf("85 cases of 1,000 vars, %s: %s", fileSize(t, many), res)
+	require.NoError(t, res.Within(hostileTime, hostileRSS))
+	assert.Equal(t, "ok", res.Result)
+}
+
+// writeVarsCases writes n cases, each with vars of keys keys.
+func writeVarsCases(t *testing.T, path string, n, keys int) {
+	t.Helper()
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	w := bufio.NewWriter(f)
+	for i := range n {
+		fmt.Fprintf(w, "- name: case-%d\n  evals: [{type: contains, params: {patterns: [x]}}]\n  vars:\n", i)
+		for k := range keys {
+			fmt.Fprintf(w, "    k%d: 1\n", k)
+		}
+	}
+	require.NoError(t, w.Flush())
+	require.NoError(t, f.Close())
+}
+
+// A key written as an alias of another key's text is that key given
+// twice: {&k who: alice, *k: mallory} loaded as {who: mallory}.
+func TestLoadCasesAliasKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cases.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("- name: a\n  vars:\n    &k who: alice\n    *k : mallory\n  evals: [{type: contains, params: {patterns: [a]}}]\n"), 0o644))
+	_, err := evaltest.LoadCases(path, nil)
+	assert.EqualError(t, err, path+`:4: cases[0].vars: field "who" is given twice (first at line 3)`)
 }

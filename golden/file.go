@@ -170,7 +170,14 @@ func decode(name string, data []byte) (*File, error) {
 	if err := checkBytes(name, data); err != nil {
 		return nil, err
 	}
-	dups := scanDuplicates(data)
+	// Names are compared ignoring case, as encoding/json fills a field:
+	// {"score": 0.9, "raw_score": 9, "Score": 0.2, "RAW_SCORE": 2} replayed
+	// 0.2 behind the 0.9 shown first, consistent with its raw score. The
+	// maps a recording holds (a verdict's fields, as the judge wrote them,
+	// a judge's settings, a tool call's args) are compared exactly.
+	dups := scanDuplicates(data, func(data []byte) (*jsonx.Duplicate, bool) {
+		return jsonx.FirstFoldedDuplicate(data, "fields", "settings", "args")
+	})
 	f, err := parse(name, data)
 	dup := <-dups // before any return: the scan reads data
 	if err != nil {
@@ -187,14 +194,15 @@ func decode(name string, data []byte) (*File, error) {
 	})
 }
 
-// scanDuplicates looks for a JSON key given twice in data. On a large
-// recording it reads beside the decoding, on another core, so a load
-// takes no longer for it (the scan costs about a tenth of the decoding);
-// the caller receives before it returns, as the scan reads data.
-func scanDuplicates(data []byte) <-chan *jsonx.Duplicate {
+// scanDuplicates looks for a JSON key given twice in data, with find
+// (jsonx.FirstDuplicate, or FirstFoldedDuplicate). On a large recording
+// it reads beside the decoding, on another core, so a load takes no
+// longer for it (the scan costs about a tenth of the decoding); the
+// caller receives before it returns, as the scan reads data.
+func scanDuplicates(data []byte, find func([]byte) (*jsonx.Duplicate, bool)) <-chan *jsonx.Duplicate {
 	out := make(chan *jsonx.Duplicate, 1)
 	scan := func() {
-		d, _ := jsonx.FirstDuplicate(data)
+		d, _ := find(data)
 		out <- d
 	}
 	if len(data) < 1<<20 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
@@ -193,7 +194,8 @@ func DecodeHTTP(name string, data []byte) (*HTTPFile, error) {
 		Version      *int          `json:"version"`
 		Interactions []Interaction `json:"interactions"`
 	}
-	dups := scanDuplicates(data)
+	// Exact names: the bodies an HTTP recording holds are any JSON.
+	dups := scanDuplicates(data, jsonx.FirstDuplicate)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	err := dec.Decode(&f)
 	if err == nil && dec.More() {

@@ -45,6 +45,10 @@ func TestRecordingCheckedAtLoad(t *testing.T) {
 		// first is not the one that replayed.
 		{"a key given twice", edit(t, `"score": 0.9,`, `"score": 0.9, "passed": false,`),
 			entry + `: key "passed" is given twice (at entries[0].verdict.passed, line 37, column 9): which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or delete the entry and record it again (EVALKIT_MODE=record)`},
+		// encoding/json fills a field ignoring case: the pair given again
+		// in capitals, consistent with each other, replayed 0.2.
+		{"a key given twice in another case", edit(t, `"score": 0.9,`, `"score": 0.9, "Score": 0.2, "RAW_SCORE": 2,`),
+			entry + `: key "Score" is given twice (at entries[0].verdict.Score, line 33, column 23): which value replays cannot be told (encoding/json takes the last, other readers the first): keep one, or delete the entry and record it again (EVALKIT_MODE=record)`},
 		{"a key given twice with the same value", edit(t, `"scored": true,`, `"scored": true, "scored": true,`),
 			entry + `: key "scored" is given twice, with the same value (at entries[0].verdict.scored, line 35, column 25): evalkit never writes a key twice: keep one, or delete the entry and record it again (EVALKIT_MODE=record)`},
 		{"the version given twice", edit(t, `"version": 1,`, `"version": 1, "version": 1,`),
@@ -69,6 +73,12 @@ func TestRecordingCheckedAtLoad(t *testing.T) {
 			assert.Contains(t, ve.Problems, strings.TrimSuffix(tc.want, ": restore the value recorded, or delete the entry and record it again (EVALKIT_MODE=record)"), "Verify")
 		})
 	}
+
+	// A verdict's fields are the judge's, as it wrote them: two that
+	// differ in case are two fields, and the recording replays.
+	require.NoError(t, os.WriteFile(path, []byte(edit(t, `"fields": {`, `"fields": {"Tone": 1, "tone": 2, `)), 0o644))
+	_, err = golden.Load(path)
+	require.NoError(t, err)
 
 	// CRLF line endings (a Windows checkout) still read, and replay.
 	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(text, "\n", "\r\n")), 0o644))

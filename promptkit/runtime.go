@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/evalkit-go/evalkit/assert"
+	"github.com/evalkit-go/evalkit/internal/inputs"
 	"github.com/evalkit-go/evalkit/internal/yamlcheck"
 )
 
@@ -39,7 +40,8 @@ type ExecBinding struct {
 // beside the config), so a test runs it from its own directory; the
 // variables its env names are passed from the test's environment.
 // Errors name the file, the line and the field; a type already
-// registered is an error.
+// registered is an error, as is a config that is not a regular file or is
+// past a case file's size limit (4 MiB, EVALKIT_MAX_CASE_FILE_BYTES).
 //
 //	reg := assert.NewRegistry()
 //	err := promptkit.BindRuntimeConfig(reg, "testdata/runtime.yaml")
@@ -117,9 +119,12 @@ func fileExists(p string) bool {
 }
 
 // decodeFile reads a YAML or JSON file's documents, each checked by
-// yamlcheck (keys given twice, alias expansion) as case files are.
+// yamlcheck (keys given twice, alias expansion) as case files are, and
+// read as they are: a regular file within a case file's size limit. A
+// plain read waited for ever on a FIFO and read /dev/zero until memory
+// ran out.
 func decodeFile(path string) ([]*yaml.Node, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.CaseFile)
 	if err != nil {
 		return nil, fmt.Errorf("promptkit: %w", err)
 	}

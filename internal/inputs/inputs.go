@@ -37,8 +37,9 @@ type Limit struct {
 // and low enough that a file at the limit is read in well under a
 // second or two and a few hundred megabytes (RELIABILITY.md, "Limits").
 var (
-	// CaseFile bounds a case file (evaltest.LoadCases, RunCases) and a
-	// spec file (assert.LoadSpecs): YAML costs about 80 bytes of memory
+	// CaseFile bounds a case file (evaltest.LoadCases, RunCases), a
+	// spec file (assert.LoadSpecs) and a PromptKit runtime config
+	// (promptkit.BindRuntimeConfig): YAML costs about 80 bytes of memory
 	// a byte when every line is a node.
 	CaseFile = Limit{What: "case file", Env: "EVALKIT_MAX_CASE_FILE_BYTES", Default: 4 << 20}
 	// Cases bounds the cases one LoadCases or RunCases reads.
@@ -53,10 +54,12 @@ var (
 	Transcript = Limit{What: "transcript", Env: "EVALKIT_MAX_TRANSCRIPT_BYTES", Default: 32 << 20}
 	// Results bounds a results file (evalkit report).
 	Results = Limit{What: "results file", Env: "EVALKIT_MAX_RESULTS_BYTES", Default: 64 << 20}
+	// Gold bounds a gold file of human labels (calibrate.Load, Decode).
+	Gold = Limit{What: "gold file", Env: "EVALKIT_MAX_GOLD_BYTES", Default: 64 << 20}
 )
 
 // All lists the limits, for documentation and tests.
-var All = []*Limit{&CaseFile, &Cases, &JudgeSet, &Recording, &Transcript, &Results}
+var All = []*Limit{&CaseFile, &Cases, &JudgeSet, &Recording, &Transcript, &Results, &Gold}
 
 // Value returns the limit: Env's value when set, else Default. A value
 // that is not a positive whole number (bytes may take a KiB, MiB or GiB

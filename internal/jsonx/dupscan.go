@@ -3,6 +3,7 @@ package jsonx
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,6 +66,18 @@ func FirstDuplicate(js []byte) (*Duplicate, bool) {
 	return scanDuplicates(bytesAsString(js), false)
 }
 
+// FirstFoldedDuplicate is FirstDuplicate with names compared as
+// encoding/json matches them to struct fields, ignoring case ("score"
+// and "Score" fill one field, the last silently winning), for JSON
+// decoded into structs. The value of a member named one of maps is a
+// map or raw JSON, not a struct: its names are compared exactly, at any
+// depth. Key is the second name as written.
+func FirstFoldedDuplicate(js []byte, maps ...string) (*Duplicate, bool) {
+	d := scanners.Get().(*dupScanner)
+	d.fold, d.maps = true, maps
+	return d.scan(bytesAsString(js), false)
+}
+
 // Conflicts is FirstDuplicate for a reader that accepts a name given twice
 // with the same value (byte for byte), which every parser reads alike: it
 // returns the first name given twice with different values, as a
@@ -96,7 +109,9 @@ func bytesAsString(b []byte) string {
 // dupScanner reads one JSON value looking for a member name given twice.
 type dupScanner struct {
 	s       string
-	sameOK  bool // skip names given twice with the same value
+	sameOK  bool     // skip names given twice with the same value
+	fold    bool     // compare names folded (foldKey), as struct fields match
+	maps    []string // with fold, the members whose values are compared exactly
 	path    []dupStep
 	members []member // the members of the objects being read, outermost first
 	keys    []string // the names that needed decoding, by member.key
@@ -113,7 +128,7 @@ type dupStep struct {
 // member is one member of an object being read.
 type member struct {
 	k0, k1 int // the name, quotes excluded
-	key    int // 1 + the index in dupScanner.keys of the name decoded, when it needs decoding (escapes, invalid UTF-8); 0 otherwise
+	key    int // 1 + the index in dupScanner.keys of the name decoded, when it needs decoding (escapes, invalid UTF-8) or folding; 0 otherwise
 	v0, v1 int // the value
 }
 
@@ -124,7 +139,10 @@ const smallObject = 16
 func scanDuplicates(s string, sameOK bool) (*Duplicate, bool) {
 	// A scanner's stacks are reused: a tool call's arguments are scanned
 	// in a few hundred nanoseconds, which allocating them would double.
-	d := scanners.Get().(*dupScanner)
+	return scanners.Get().(*dupScanner).scan(s, sameOK)
+}
+
+func (d *dupScanner) scan(s string, sameOK bool) (*Duplicate, bool) {
 	d.s, d.sameOK = s, sameOK
 	d.value(skipBlank(s, 0), 0)
 	dup := d.dup
@@ -218,10 +236,15 @@ func (d *dupScanner) object(i, depth int) (int, bool) {
 			return end, false
 		}
 		m := member{k0: i + 1, k1: end - 1}
-		if !plain {
-			var key string
-			if err := json.Unmarshal([]byte(s[i:end]), &key); err != nil {
-				return i, false
+		if !plain || d.fold {
+			key := s[i+1 : end-1]
+			if !plain {
+				if err := json.Unmarshal([]byte(s[i:end]), &key); err != nil {
+					return i, false
+				}
+			}
+			if d.fold {
+				key = foldKey(key)
 			}
 			d.keys = append(d.keys, key)
 			m.key = len(d.keys)
@@ -233,7 +256,13 @@ func (d *dupScanner) object(i, depth int) (int, bool) {
 		i = skipBlank(s, i+1)
 		d.path[len(d.path)-1] = dupStep{k0: m.k0, k1: m.k1}
 		m.v0 = i
-		if i, ok = d.value(i, depth+1); !ok {
+		fold := d.fold
+		if fold && len(d.maps) > 0 && slices.Contains(d.maps, s[m.k0:m.k1]) {
+			d.fold = false // a map's names, compared exactly
+		}
+		i, ok = d.value(i, depth+1)
+		d.fold = fold
+		if !ok {
 			return i, false
 		}
 		m.v1 = i
@@ -289,6 +318,18 @@ func (d *dupScanner) name(m *member) string {
 		return d.keys[m.key-1]
 	}
 	return d.s[m.k0:m.k1]
+}
+
+// written is a member's name as encoding/json decodes it, not folded.
+func (d *dupScanner) written(m *member) string {
+	if !d.fold {
+		return d.name(m)
+	}
+	var key string
+	if json.Unmarshal([]byte(d.s[m.k0-1:m.k1+1]), &key) != nil {
+		return d.s[m.k0:m.k1]
+	}
+	return key
 }
 
 func (d *dupScanner) sameName(a, b *member) bool {
@@ -353,14 +394,14 @@ func (d *dupScanner) found(m *member, same bool) {
 		}
 		key := d.s[st.k0:st.k1]
 		if st.k0 == m.k0 {
-			key = d.name(m)
+			key = d.written(m)
 		}
 		writeKey(&b, key)
 	}
 	before := d.s[:m.k0-1]
 	line := strings.Count(before, "\n") + 1
 	d.dup = &Duplicate{
-		Key:    strings.Clone(d.name(m)),
+		Key:    strings.Clone(d.written(m)),
 		Path:   b.String(),
 		Line:   line,
 		Column: len(before) - strings.LastIndexByte(before, '\n'),

@@ -48,6 +48,40 @@ func TestFirstDuplicate(t *testing.T) {
 	}
 }
 
+// FirstFoldedDuplicate compares names as encoding/json fills struct
+// fields, ignoring case (Unicode's simple folding: "ſ" is "s", "K" the
+// Kelvin sign is "k"), agreeing with DuplicateFoldedKey; the values of
+// the members named as maps are compared exactly, at any depth.
+func TestFirstFoldedDuplicate(t *testing.T) {
+	for _, tc := range []struct {
+		in, key, path string
+	}{
+		{`{"score": 0.9, "Score": 0.2}`, "Score", "Score"},
+		{`{"verdict": {"raw_score": 9, "RAW_SCORE": 2}}`, "RAW_SCORE", "verdict.RAW_SCORE"},
+		{`{"status": 1, "ſtatus": 2}`, "ſtatus", `["ſtatus"]`},
+		{`{"kind": 1, "Kind": 2}`, "Kind", `["Kind"]`},
+		{`{"a": 1, "A": 2}`, "A", "A"},
+		{`{"fields": {"Tone": 1, "tone": 2}, "x": {"args": {"A": {"b": 1, "B": 2}}}}`, "", ""},
+		{`{"fields": {"a": 1}, "Fields": {}}`, "Fields", "Fields"},
+		{`{"fields": {"Tone": 1, "tone": 2}, "verdict": {"fields": 1, "x": 1, "X": 2}}`, "X", "verdict.X"},
+		{`{"a": 1, "b": 2}`, "", ""},
+	} {
+		d, ok := jsonx.FirstFoldedDuplicate([]byte(tc.in), "fields", "args")
+		require.Equal(t, tc.key != "", ok, tc.in)
+		if ok {
+			assert.Equal(t, tc.key, d.Key, tc.in)
+			assert.Equal(t, tc.path, d.Path, tc.in)
+		}
+		if !strings.Contains(tc.in, "fields") {
+			_, folded, err := jsonx.DuplicateFoldedKey([]byte(tc.in))
+			require.NoError(t, err)
+			assert.Equal(t, ok, folded, "agrees with DuplicateFoldedKey: %s", tc.in)
+		}
+	}
+	_, ok := jsonx.FirstDuplicate([]byte(`{"score": 0.9, "Score": 0.2}`))
+	assert.False(t, ok, "FirstDuplicate compares names exactly")
+}
+
 // Conflicts takes a name given twice with the same value as what every
 // parser reads alike, and names the first given twice with different
 // values, with the key and its place.

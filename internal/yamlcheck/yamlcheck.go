@@ -30,6 +30,15 @@ import (
 // settings between entries needs, far below what exhausts memory.
 const MaxAliasNodes = 1_000_000
 
+// MaxMappingKeys bounds the keys of one mapping. The YAML library
+// compares each key of a mapping it decodes (a case's vars, an eval's
+// params) with every other, so its time grows with the square of their
+// number: 40,000 keys, half a megabyte of vars, took 17 s to load, and a
+// 4 MiB case file of them would take most of an hour. At this bound a
+// case file at its size limit, all mappings of 1,000 keys, loads in
+// about two seconds, as one of small mappings does.
+const MaxMappingKeys = 1_000
+
 // MaxProblems bounds the problems Check returns: past it the walk stops.
 const MaxProblems = 100
 
@@ -44,8 +53,9 @@ type Problem struct {
 // nodes: every key given twice in a mapping, named with the mapping's
 // path and the first key's line; an alias that stands for a value holding
 // it (&v {x: *v}), and an alias past MaxAliasNodes, each named with the
-// line and path of the alias written in the document (the walk stops at
-// the first of these). path is the root's path: "" or, for a document
+// line and path of the alias written in the document, and a mapping of
+// more than MaxMappingKeys keys (the walk stops at the first of these).
+// A key written as an alias of a scalar is the scalar's text. path is the root's path: "" or, for a document
 // that is a list of cases, "cases"; a field's path is its mapping's, ".",
 // and its key ("judges.strict.settings"), an element's its list's and
 // "[i]". At most MaxProblems problems are returned.
@@ -55,7 +65,7 @@ type Problem struct {
 // values already walked (an alias always follows its anchor), so its work
 // is linear in the document whatever the aliases make of it.
 func Check(doc *yaml.Node, path string) []Problem {
-	c := &checker{root: path, sizes: map[*yaml.Node]int{}}
+	c := &checker{root: path, sizes: map[*yaml.Node]int{}, open: map[*yaml.Node]bool{}}
 	c.walk(doc, nil)
 	return c.problems
 }
@@ -63,9 +73,10 @@ func Check(doc *yaml.Node, path string) []Problem {
 type checker struct {
 	root     string
 	problems []Problem
-	sizes    map[*yaml.Node]int // an anchored node's size, once walked
-	expanded int                // nodes reached through aliases
-	stop     bool               // an alias problem, or MaxProblems: stop
+	sizes    map[*yaml.Node]int  // an anchored node's size, once walked
+	open     map[*yaml.Node]bool // the anchored nodes being walked: the alias's ancestors
+	expanded int                 // nodes reached through aliases
+	stop     bool                // an alias problem, or MaxProblems: stop
 }
 
 // step is one step of a node's path from the root, built into a string
@@ -120,6 +131,10 @@ func (c *checker) walk(n *yaml.Node, at *step) int {
 		return 0
 	}
 	size := 1
+	if n.Anchor != "" {
+		c.open[n] = true
+		defer delete(c.open, n)
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
 		target := n.Alias
@@ -127,10 +142,17 @@ func (c *checker) walk(n *yaml.Node, at *step) int {
 			return size
 		}
 		inner, walked := c.sizes[target]
-		if !walked {
+		if !walked && c.open[target] {
 			// An alias follows its anchor; one whose value has not been
 			// walked to the end is inside it.
 			c.add(n.Line, at, fmt.Sprintf("the alias *%s stands for a value that holds it (&%s at line %d): a value cannot contain itself, so it has no end", excerpt(n.Value), excerpt(target.Anchor), target.Line))
+			c.stop = true
+			return size
+		}
+		if !walked {
+			// The YAML library resolves an alias with the anchors of the
+			// documents before it in the stream, too.
+			c.add(n.Line, at, fmt.Sprintf("the alias *%s names an anchor of another document (&%s at line %d): each document of a YAML stream has its own anchors", excerpt(n.Value), excerpt(target.Anchor), target.Line))
 			c.stop = true
 			return size
 		}
@@ -150,22 +172,42 @@ func (c *checker) walk(n *yaml.Node, at *step) int {
 			size = saturate(size + c.walk(x, &step{up: at, index: i}))
 		}
 	case yaml.MappingNode:
+		if keys := len(n.Content) / 2; keys > MaxMappingKeys {
+			c.add(n.Line, at, fmt.Sprintf("a mapping of %d keys, more than %d: the YAML library compares each key of a mapping with every other, so its time grows with the square of their number; use a list, or split the mapping", keys, MaxMappingKeys))
+			c.stop = true
+			return size
+		}
 		first := make(map[string]int, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content) && !c.stop; i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if line, dup := first[k.Value]; dup {
-				c.add(k.Line, at, fmt.Sprintf("field %s is given twice (first at line %d)", textnorm.Quote(k.Value, maxQuoted), line))
-			} else {
-				first[k.Value] = k.Line
+			name, scalar := keyName(k)
+			if line, dup := first[name]; dup && scalar {
+				c.add(k.Line, at, fmt.Sprintf("field %s is given twice (first at line %d)", textnorm.Quote(name, maxQuoted), line))
+			} else if scalar {
+				first[name] = k.Line
 			}
 			size = saturate(size + c.walk(k, at))
-			size = saturate(size + c.walk(v, &step{up: at, key: k.Value, field: true}))
+			size = saturate(size + c.walk(v, &step{up: at, key: name, field: true}))
 		}
 	}
 	if n.Anchor != "" {
 		c.sizes[n] = size
 	}
 	return size
+}
+
+// keyName is the key a mapping's key node gives: its text, or, for an
+// alias of a scalar (&k who: a, *k: b), the text of the scalar it stands
+// for, as a decoder reads it. The YAML library's own check compares an
+// alias key with the alias's name, so {&k who: alice, *k: mallory}
+// decoded as {who: mallory}, the second silently winning. scalar is
+// false for a key that is a list or a mapping, or an alias of one: no
+// field's name, compared with none.
+func keyName(k *yaml.Node) (name string, scalar bool) {
+	if k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	return k.Value, k.Kind == yaml.ScalarNode
 }
 
 // saturate caps a count just past MaxAliasNodes, so no sum overflows.

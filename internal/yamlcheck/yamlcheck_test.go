@@ -64,6 +64,16 @@ func TestCheck(t *testing.T) {
 		{"a merge key of the mapping holding it", "", "base: &b\n  x: 1\n  <<: *b\n",
 			[]yamlcheck.Problem{{Line: 3, Msg: "base.<<: the alias *b stands for a value that holds it (&b at line 1): a value cannot contain itself, so it has no end"}}},
 		{"an alias of a sibling is fine", "", "a: &a [1]\nb: [*a, *a]\nc: {d: *a}\n", nil},
+		{"a key written as an alias", "", "vars:\n  &k who: alice\n  *k : mallory\n",
+			[]yamlcheck.Problem{{Line: 3, Msg: `vars: field "who" is given twice (first at line 2)`}}},
+		{"a key written as an alias, in flow", "", "a: &k x\nb: {x: 1, *k : 2}\n",
+			[]yamlcheck.Problem{{Line: 2, Msg: `b: field "x" is given twice (first at line 2)`}}},
+		{"an alias key of its own is fine", "", "a: &k x\nb: {*k : 1, y: 2}\n", nil},
+		{"an alias key of a list is no field's name", "", "k: &k [1, 2]\n? *k\n: x\n", nil},
+		{"a mapping past MaxMappingKeys", "", "a: 1\nvars:\n" + manyKeys(yamlcheck.MaxMappingKeys+1),
+			[]yamlcheck.Problem{{Line: 3, Msg: "vars: a mapping of 1001 keys, more than 1000: the YAML library compares each key of a mapping with every other, " +
+				"so its time grows with the square of their number; use a list, or split the mapping"}}},
+		{"a mapping at MaxMappingKeys", "", "vars:\n" + manyKeys(yamlcheck.MaxMappingKeys), nil},
 		{"a billion laughs", "", laughs(), []yamlcheck.Problem{{Line: 7, Msg: "g[0]: the alias *f makes the file more than 1000000 YAML nodes, " +
 			"each use of an alias counted with all it stands for: use fewer aliases, or write the values out"}}},
 	} {
@@ -73,6 +83,15 @@ func TestCheck(t *testing.T) {
 			assert.Equal(t, tc.want, yamlcheck.Check(&doc, tc.path))
 		})
 	}
+}
+
+// manyKeys is a block mapping of n keys, indented under a field.
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "  k%d: 1\n", i)
+	}
+	return b.String()
 }
 
 // laughs is the billion laughs: each level nine aliases of the one below.
@@ -89,14 +108,15 @@ func laughs() string {
 // An alias inside the value it stands for, of any size, is refused at
 // once: the walk never follows an alias, so it cannot follow one for ever
 // (it did: a 4-line case file grew past 10 GB). A chain of a hundred
-// thousand anchors, each using the one before, is walked once.
+// thousand anchors, each using the one before, is walked once (a list:
+// a mapping of a hundred thousand keys is a problem of its own).
 func TestCheckLinear(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("a0: &a0 [x]\n")
+	b.WriteString("- &a0 [x]\n")
 	for i := 1; i < 100_000; i++ {
-		fmt.Fprintf(&b, "a%d: &a%d [*a%d]\n", i, i, i-1)
+		fmt.Fprintf(&b, "- &a%d [*a%d]\n", i, i-1)
 	}
-	fmt.Fprintf(&b, "last: &z {self: [*a99999, {deeper: *z}]}\n")
+	fmt.Fprintf(&b, "- &z {self: [*a99999, {deeper: *z}]}\n")
 	var doc yaml.Node
 	require.NoError(t, yaml.Unmarshal([]byte(b.String()), &doc))
 	ps := yamlcheck.Check(&doc, "")
@@ -111,7 +131,7 @@ func TestCheckLinear(t *testing.T) {
 }
 
 // A key of a megabyte, or a path of ten thousand levels, makes a short
-// problem; a file of a thousand keys given twice, at most MaxProblems.
+// problem; a file of 400 keys given twice, at most MaxProblems.
 func TestCheckBounded(t *testing.T) {
 	huge := strings.Repeat("k", 1<<20)
 	ps := yamlcheck.Check(mustParse(t, "? "+huge+"\n: 1\n? "+huge+"\n: 2\n"), "")
@@ -122,10 +142,23 @@ func TestCheckBounded(t *testing.T) {
 	assert.Less(t, len(ps[0].Msg), 400)
 
 	var b strings.Builder
-	for i := range 1000 {
+	for i := range 400 {
 		fmt.Fprintf(&b, "k%d: 1\nk%d: 2\n", i, i)
 	}
 	assert.Len(t, yamlcheck.Check(mustParse(t, b.String()), ""), yamlcheck.MaxProblems)
+}
+
+// The YAML library resolves an alias with the anchors of the documents
+// before it in a stream: such an alias is named as that, not as a value
+// holding itself, which it was called.
+func TestCheckAliasOfAnotherDocument(t *testing.T) {
+	dec := yaml.NewDecoder(strings.NewReader("a: &v {x: 1}\n---\nb: *v\n"))
+	var first, second yaml.Node
+	require.NoError(t, dec.Decode(&first))
+	require.NoError(t, dec.Decode(&second))
+	assert.Empty(t, yamlcheck.Check(&first, ""))
+	assert.Equal(t, []yamlcheck.Problem{{Line: 3, Msg: "b: the alias *v names an anchor of another document (&v at line 1): each document of a YAML stream has its own anchors"}},
+		yamlcheck.Check(&second, ""))
 }
 
 func mustParse(t *testing.T, s string) *yaml.Node {
