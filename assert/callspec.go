@@ -576,13 +576,13 @@ func describeWant(w ExpectedCall) string {
 // against the call's, projected onto the expected keys.
 func diffSubset(want map[string]any, got map[string]any) string {
 	wv, gv := diffViews(want, project(want, got), 0)
-	return showDiff(wv, gv)
+	return argViewsDiff(wv, gv)
 }
 
 // diffExact diffs the expected arguments against all of the call's.
 func diffExact(want map[string]any, got map[string]any) string {
 	wv, gv := diffViewsAll(want, got, 0)
-	return showDiff(wv, gv)
+	return argViewsDiff(wv, gv)
 }
 
 // diffViewsAll is diffViews keeping the keys of got that want lacks.
