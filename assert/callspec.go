@@ -493,7 +493,7 @@ func (w wantCall) argsDiffer(d decodedArgs) bool {
 	return ad.n > 0
 }
 
-// argsDiff is a go-cmp diff of w's arguments against a call's (see
+// argsDiff is the diff (showArgsDiff, in go-cmp's notation) of w's arguments against a call's (see
 // argsDiffer). It is built only for the call a failure shows, and only
 // when the diff is read (Result.DiffText): one diff costs more than the
 // rest of the check.
@@ -572,17 +572,17 @@ func describeWant(w ExpectedCall) string {
 	return quoteName(w.Tool) + " with " + strings.Join(parts, ", ")
 }
 
-// diffSubset is the go-cmp diff ToolArgs shows: the expected arguments
+// diffSubset is the diff ToolArgs shows (showArgsDiff): the expected arguments
 // against the call's, projected onto the expected keys.
 func diffSubset(want map[string]any, got map[string]any) string {
 	wv, gv := diffViews(want, project(want, got), 0)
-	return showDiff(wv, gv)
+	return argViewsDiff(wv, gv)
 }
 
 // diffExact diffs the expected arguments against all of the call's.
 func diffExact(want map[string]any, got map[string]any) string {
 	wv, gv := diffViewsAll(want, got, 0)
-	return showDiff(wv, gv)
+	return argViewsDiff(wv, gv)
 }
 
 // diffViewsAll is diffViews keeping the keys of got that want lacks.

@@ -14,5 +14,6 @@ import (
 // has decided on the values themselves; a difference inside a secret
 // alone shows as no diff.
 func showDiff(want, got any) string {
-	return cmp.Diff(secret.Value(want, secret.Clean), secret.Value(got, secret.Clean))
+	r := secret.Now() // the environment read once for the whole diff
+	return cmp.Diff(secret.Value(want, r.Clean), secret.Value(got, r.Clean))
 }

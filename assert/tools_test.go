@@ -691,8 +691,9 @@ func TestToolChecksBoundedOutput(t *testing.T) {
 	requireBounded(t, "tool_args, 10 MB value", res, err)
 	testify.Equal(t, `note (call 1): text: got [10485740 bytes]…"xxxxxxxxxxxxxxxxxxxxY", want [10485740 bytes]…"xxxxxxxxxxxxxxxxxxxxX"`, res.Summary)
 	testify.Contains(t, cmpText(res.DiffText()), `[10485694 bytes]…xxx`, "the diff shows the strings from near their difference")
-	testify.Contains(t, cmpText(res.DiffText()), `"X"`)
-	testify.Contains(t, cmpText(res.DiffText()), `"Y"`)
+	testify.Contains(t, cmpText(res.DiffText()), "- \t\"text\": string(\"[10485694 bytes]…xxx", "the expected string on a - line")
+	testify.Contains(t, cmpText(res.DiffText()), "xxxX\"),\n+ \t\"text\": string(\"[10485694 bytes]…xxx", "then the call's on a + line")
+	testify.Contains(t, cmpText(res.DiffText()), "xxxY\"),\n")
 
 	// Errors name bounded values too.
 	for name, c := range map[string]assert.Check{

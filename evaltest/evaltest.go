@@ -214,18 +214,19 @@ func outcome(label string, res assert.Result, err error) string {
 // the summary or "error: ...", the labelled lines and the diff, each
 // bounded. n adds a judged step's lines; it must not be nil.
 func writeOutcome(b *strings.Builder, label string, res assert.Result, err error, n *note) {
+	r := secret.Now() // the environment read once for the message's parts
 	b.WriteString(label)
 	b.WriteString(": ")
 	if err != nil {
 		b.WriteString("error: ")
-		b.WriteString(excerpt(errorText(err), maxLine))
+		b.WriteString(excerptWith(r, errorText(err), maxLine))
 		for _, line := range n.lines {
 			b.WriteString("\n")
-			b.WriteString(excerpt(line, maxLine))
+			b.WriteString(excerptWith(r, line, maxLine))
 		}
 		return
 	}
-	b.WriteString(excerpt(res.Summary, maxLine))
+	b.WriteString(excerptWith(r, res.Summary, maxLine))
 	details := res.Details
 	if n.judge != "" {
 		details = withJudgeNote(details, n.judge)
@@ -235,11 +236,14 @@ func writeOutcome(b *strings.Builder, label string, res assert.Result, err error
 			fmt.Fprintf(b, "\n… and %d more lines", len(details)-maxDetails)
 			break
 		}
-		fmt.Fprintf(b, "\n%s: %s", excerpt(d.Label, maxLabel), excerpt(d.Text, maxLine))
+		b.WriteString("\n")
+		b.WriteString(excerptWith(r, d.Label, maxLabel))
+		b.WriteString(": ")
+		b.WriteString(excerptWith(r, d.Text, maxLine))
 	}
 	if diff := res.DiffText(); diff != "" {
 		b.WriteString("\ndiff (-want +got):\n")
-		b.WriteString(excerpt(strings.TrimRight(diff, "\n"), maxDiff))
+		b.WriteString(excerptWith(r, strings.TrimRight(diff, "\n"), maxDiff))
 	}
 }
 

@@ -125,3 +125,9 @@ func (r *redactingTB) Output() io.Writer {
 // excerpt bounds s for a message after redacting it, so a cut never
 // leaves part of a secret.
 func excerpt(s string, n int) string { return textnorm.Excerpt(secret.Clean(s), n) }
+
+// excerptWith is excerpt with r's secrets: a message of several parts
+// reads the environment once.
+func excerptWith(r secret.Redactor, s string, n int) string {
+	return textnorm.Excerpt(r.Clean(s), n)
+}
