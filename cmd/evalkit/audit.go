@@ -18,6 +18,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/inputs"
 	"github.com/evalkit-go/evalkit/internal/judgehttp"
 	"github.com/evalkit-go/evalkit/judgeset"
 	"github.com/evalkit-go/evalkit/stats"
@@ -303,7 +304,7 @@ func runAudit(ctx context.Context, paths []string, o auditOptions) (*auditReport
 // recorded exactly as a refresh records it; with -update, the copy's
 // entries replace the recording's, and nothing else changes.
 func (r *auditReport) auditFile(ctx context.Context, path string, cands []candidate, o auditOptions, meter *auditMeter) error {
-	data, err := os.ReadFile(path)
+	data, err := inputs.ReadFile(path, inputs.Recording) // as golden read it: a regular file, bounded
 	if err != nil {
 		return fmt.Errorf("golden: %w", err)
 	}

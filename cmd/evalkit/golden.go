@@ -16,6 +16,7 @@ import (
 
 	"github.com/evalkit-go/evalkit"
 	"github.com/evalkit-go/evalkit/golden"
+	"github.com/evalkit-go/evalkit/internal/inputs"
 )
 
 // recordings returns the recordings named — a directory named stands for
@@ -362,7 +363,9 @@ func testGone(path string) (string, bool) {
 	}
 	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(test) + `\(`)
 	for _, f := range files {
-		if src, err := os.ReadFile(f); err != nil || decl.Match(src) {
+		// Read as any file evalkit reads: a FIFO named *_test.go must not
+		// hang prune (an error leaves the recording, as a match does).
+		if src, err := inputs.ReadFile(f, inputs.CaseFile); err != nil || decl.Match(src) {
 			return test, false
 		}
 	}

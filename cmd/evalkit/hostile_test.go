@@ -84,3 +84,23 @@ func TestCLIFIFO(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "evalkit report: results.jsonl is a named pipe (FIFO), not a regular file: evalkit reads only regular files\n", stderr)
 }
+
+// TestPruneTestFileFIFO: prune reads a package's _test.go files to tell
+// whether a recorded test is gone; a FIFO among them blocked it for ever.
+// Now the read fails at once, and a file it cannot read leaves the
+// recording alone, as a file declaring the test does.
+func TestPruneTestFileFIFO(t *testing.T) {
+	usage := fixture(t)
+	if err := hostile.Mkfifo("pkg/fifo_test.go"); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	var code int
+	var out string
+	_, blocked := hostile.ReadWithin("pkg/fifo_test.go", 5*time.Second, func() error {
+		code, out, _ = runCLI("golden", "prune", "-n", "-usage", usage)
+		return nil
+	})
+	require.False(t, blocked, "evalkit golden prune blocked on a FIFO named *_test.go")
+	assert.Equal(t, 0, code)
+	assert.NotContains(t, out, "TestGone.judge.json: would drop", "a test file it could not read may declare the test")
+}
