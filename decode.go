@@ -166,7 +166,12 @@ func Decode(data []byte) (*Transcript, error) {
 	if err := checkSize(data); err != nil {
 		return nil, err
 	}
-	data = trimBOM(data)
+	return decodeOne(trimBOM(data))
+}
+
+// decodeOne is Decode past its size check and byte order mark: a byte
+// order mark begins a file, not a record inside one.
+func decodeOne(data []byte) (*Transcript, error) {
 	if tr, ok := decodeFast(data); ok {
 		return tr, nil
 	}
@@ -256,7 +261,7 @@ func decodeAllPrecise(trimmed []byte) ([]*Transcript, error) {
 				return out, nil
 			}
 		}
-		tr, err := Decode(trimmed)
+		tr, err := decodeOne(trimmed)
 		if err != nil {
 			return nil, err
 		}
@@ -271,7 +276,7 @@ func decodeAllPrecise(trimmed []byte) ([]*Transcript, error) {
 		if len(line) == 0 {
 			continue
 		}
-		tr, err := Decode(line)
+		tr, err := decodeOne(line)
 		if err != nil {
 			var de *DecodeError
 			if errors.As(err, &de) {

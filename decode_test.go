@@ -363,6 +363,20 @@ func TestDecodeAll(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, trs)
 	})
+	t.Run("a byte order mark begins the file only", func(t *testing.T) {
+		bom := "\xef\xbb\xbf"
+		trs, err := evalkit.DecodeAll([]byte(bom + "{\"messages\": []}\n{\"messages\": []}\n"))
+		require.NoError(t, err)
+		assert.Len(t, trs, 2)
+		// As Decode refuses a second one, so does DecodeAll, in a file of
+		// one transcript or at a line of many.
+		for _, in := range []string{bom + bom + `{"messages": []}`, bom + "{\"messages\": []}\n" + bom + "{\"messages\": []}\n"} {
+			_, errAll := evalkit.DecodeAll([]byte(in))
+			assert.ErrorContains(t, errAll, "invalid JSON", "%q", in)
+		}
+		_, err = evalkit.Decode([]byte(bom + bom + `{"messages": []}`))
+		assert.ErrorContains(t, err, "invalid JSON")
+	})
 }
 
 // The bundled τ-bench runs decode, link every tool message to a call, and
