@@ -1,0 +1,174 @@
+package golden_test
+
+// The review of sdk (issue 22): inputs a hostile user, or a flaky network,
+// gives Transcript and the stream assembly.
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/evalkit-go/evalkit/golden"
+)
+
+// resetReader ends its text with a connection reset, not io.EOF.
+type resetReader struct{ r io.Reader }
+
+func (c resetReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err == io.EOF {
+		return n, errors.New("connection reset by peer")
+	}
+	return n, err
+}
+
+const (
+	firstAnswer = `{"id":"c1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"first answer"},"finish_reason":"stop"}]}`
+	secondChunk = "data: {\"id\":\"c2\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"second answer\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+)
+
+func replyWith(r *http.Request, ct string, body io.Reader, h ...string) *http.Response {
+	io.Copy(io.Discard, r.Body)
+	header := http.Header{"Content-Type": {ct}}
+	for i := 0; i+1 < len(h); i += 2 {
+		header.Set(h[i], h[i+1])
+	}
+	return &http.Response{StatusCode: 200, Status: "200 OK", Header: header, Body: io.NopCloser(body), Request: r}
+}
+
+func chatCall(t *testing.T, tr http.RoundTripper, body string, read func(io.Reader) error) error {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, "https://api.openai.com/v1/chat/completions", strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := tr.RoundTrip(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return errors.New(resp.Status)
+	}
+	return read(resp.Body)
+}
+
+func readAll(r io.Reader) error { _, err := io.ReadAll(r); return err }
+
+// A last model call whose stream the network cut (or that replay did not
+// hold) has no transcript: Transcript said so for none of them, and gave
+// the call before it as the agent's last, so a test checking the first
+// answer passed on a run whose last answer was lost.
+func TestTranscriptLastCallUnanswered(t *testing.T) {
+	for _, mode := range []golden.Mode{golden.ModeRecord, golden.ModeLive} {
+		t.Run(mode.String(), func(t *testing.T) {
+			n := 0
+			live := rtFunc(func(r *http.Request) (*http.Response, error) {
+				if n++; n == 1 {
+					return replyWith(r, "application/json", strings.NewReader(firstAnswer)), nil
+				}
+				return replyWith(r, "text/event-stream", resetReader{strings.NewReader(secondChunk[:60])}), nil
+			})
+			tr, err := golden.NewTransport(httpPath(t), live, golden.WithMode(mode))
+			require.NoError(t, err)
+			require.NoError(t, chatCall(t, tr, `{"model":"m","messages":[{"role":"user","content":"one"}]}`, readAll))
+			require.Error(t, chatCall(t, tr, `{"model":"m","stream":true,"messages":[{"role":"user","content":"two"}]}`, readAll))
+			_, err = tr.Transcript()
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "golden: the transcript of the last model call (POST /v1/chat/completions): it got no whole answer: ")
+			assert.Contains(t, err.Error(), "connection reset by peer")
+		})
+	}
+	t.Run("replay miss", func(t *testing.T) {
+		path := httpPath(t)
+		tr, err := golden.NewTransport(path, rtFunc(func(r *http.Request) (*http.Response, error) {
+			return replyWith(r, "application/json", strings.NewReader(firstAnswer)), nil
+		}), golden.WithMode(golden.ModeRecord))
+		require.NoError(t, err)
+		require.NoError(t, chatCall(t, tr, `{"model":"m","messages":[{"role":"user","content":"one"}]}`, readAll))
+		require.NoError(t, tr.Save())
+		tr.Close()
+		tr, err = golden.NewTransport(path, nil, golden.WithMode(golden.ModeReplay), golden.WithMissResponses("hint"))
+		require.NoError(t, err)
+		defer tr.Close()
+		require.NoError(t, chatCall(t, tr, `{"model":"m","messages":[{"role":"user","content":"one"}]}`, readAll))
+		require.Error(t, chatCall(t, tr, `{"model":"m","messages":[{"role":"user","content":"two"}]}`, readAll))
+		_, err = tr.Transcript()
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "it got no whole answer: golden: not recorded")
+	})
+	t.Run("a retry answered", func(t *testing.T) {
+		n := 0
+		live := rtFunc(func(r *http.Request) (*http.Response, error) {
+			if n++; n == 1 {
+				return replyWith(r, "text/event-stream", resetReader{strings.NewReader(secondChunk[:60])}), nil
+			}
+			return replyWith(r, "text/event-stream", strings.NewReader(secondChunk)), nil
+		})
+		tr, err := golden.NewTransport(httpPath(t), live, golden.WithMode(golden.ModeLive))
+		require.NoError(t, err)
+		body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"two"}]}`
+		require.Error(t, chatCall(t, tr, body, readAll))
+		require.NoError(t, chatCall(t, tr, body, readAll))
+		got, err := tr.Transcript()
+		require.NoError(t, err)
+		assert.Equal(t, "second answer", got.Messages[len(got.Messages)-1].Content)
+	})
+}
+
+// In live mode a compressed answer passes to the client as it came and is
+// kept decoded: it was not kept at all, and Transcript said no model call
+// went through the client (or gave the call before it).
+func TestTranscriptLiveCompressed(t *testing.T) {
+	gz := func(s string) io.Reader {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return &b
+	}
+	for _, stream := range []bool{false, true} {
+		live := rtFunc(func(r *http.Request) (*http.Response, error) {
+			if stream {
+				return replyWith(r, "text/event-stream", gz(secondChunk), "Content-Encoding", "gzip"), nil
+			}
+			return replyWith(r, "application/json", gz(firstAnswer), "Content-Encoding", "gzip"), nil
+		})
+		tr, err := golden.NewTransport(httpPath(t), live, golden.WithMode(golden.ModeLive))
+		require.NoError(t, err)
+		var got []byte
+		require.NoError(t, chatCall(t, tr, `{"model":"m","messages":[{"role":"user","content":"one"}]}`, func(r io.Reader) (err error) {
+			got, err = io.ReadAll(r)
+			return err
+		}))
+		assert.Equal(t, []byte{0x1f, 0x8b}, got[:2], "the client gets the answer as it came")
+		tx, err := tr.Transcript()
+		require.NoError(t, err, "stream %v", stream)
+		want := map[bool]string{false: "first answer", true: "second answer"}[stream]
+		assert.Equal(t, want, tx.Messages[len(tx.Messages)-1].Content)
+	}
+}
+
+// A client that stops reading a live stream at its last event and closes
+// it (openai-go at "[DONE]") still leaves its transcript: the rest is
+// read at Close.
+func TestTranscriptLiveStreamClosedAtItsEnd(t *testing.T) {
+	live := rtFunc(func(r *http.Request) (*http.Response, error) {
+		return replyWith(r, "text/event-stream", strings.NewReader(secondChunk)), nil
+	})
+	tr, err := golden.NewTransport(httpPath(t), live, golden.WithMode(golden.ModeLive))
+	require.NoError(t, err)
+	require.NoError(t, chatCall(t, tr, `{"model":"m","stream":true,"messages":[{"role":"user","content":"two"}]}`, func(r io.Reader) error {
+		_, err := r.Read(make([]byte, 40))
+		return err
+	}))
+	tx, err := tr.Transcript()
+	require.NoError(t, err)
+	assert.Equal(t, "second answer", tx.Messages[len(tx.Messages)-1].Content)
+}
