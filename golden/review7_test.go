@@ -172,3 +172,41 @@ func TestTranscriptLiveStreamClosedAtItsEnd(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "second answer", tx.Messages[len(tx.Messages)-1].Content)
 }
+
+// outputStream is a Responses stream of events, its final response
+// listing no output, so the items are assembled from their events.
+func outputStream(events ...string) string {
+	var b strings.Builder
+	for _, ev := range events {
+		b.WriteString("data: " + ev + "\n\n")
+	}
+	b.WriteString(`data: {"type":"response.completed","response":{"id":"r1","status":"completed","output":[]}}` + "\n\n")
+	return b.String()
+}
+
+// A Responses item's text at a content_index far past its parts made up
+// empty parts to fill the gap (10⁸ of them took all memory; five read as
+// five blank lines before the text), and an item whose content holds a
+// part that is not an object panicked.
+func TestAssembleResponsesContentIndex(t *testing.T) {
+	added := func(content string) string {
+		return `{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","role":"assistant","content":` + content + `}}`
+	}
+	delta := func(ci string) string {
+		return `{"type":"response.output_text.delta","output_index":0,"content_index":` + ci + `,"delta":"x"}`
+	}
+	for _, c := range []struct{ name, stream, want string }{
+		{"gap", outputStream(added(`[]`), delta("5")), `the stream's event 2: output item 0's text at content_index 5 follows no content part 0`},
+		{"huge", outputStream(added(`[]`), delta("100000000")), `the stream's event 2: output item 0's text at content_index 100000000 follows no content part 0`},
+		{"null part", outputStream(added(`[null]`), delta("0")), `output item 0's content is not a list of objects: "[null]"`},
+		{"number part", outputStream(added(`[1]`), delta("0")), `output item 0's content is not a list of objects: "[1]"`},
+		{"bad index", outputStream(added(`[]`), delta(`"0"`)), `the stream's event 2: response.output_text.delta's content_index is not a whole number`},
+	} {
+		_, err := golden.AssembleStream("responses", []byte(c.stream))
+		assert.EqualError(t, err, c.want, c.name)
+	}
+	body, err := golden.AssembleStream("responses", []byte(outputStream(added(`[]`), delta("0"), delta("1"), delta("1"))))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"id":"r1","status":"completed","output":[{"type":"message","id":"m","role":"assistant","content":[
+		{"type":"output_text","annotations":[],"text":"x"},{"type":"output_text","annotations":[],"text":"xx"}]}]}`, string(body))
+}
