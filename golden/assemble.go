@@ -43,6 +43,9 @@ func sseOf(ev Event, n int) sse {
 	if ev.RawBase64 != nil {
 		raw = string(ev.RawBase64)
 	}
+	if n == 1 {
+		raw = strings.TrimPrefix(raw, "\ufeff") // a stream may begin with a byte order mark (the SSE standard)
+	}
 	var data []string
 	hasData := false
 	for _, line := range strings.FieldsFunc(raw, func(r rune) bool { return r == '\n' || r == '\r' }) {
@@ -207,6 +210,9 @@ func assembleChat(events []sse) ([]byte, error) {
 		}
 		if msg, isErr := apiErrorEvent(m); isErr {
 			return nil, streamError(ev, "the API sent an error: %s", msg)
+		}
+		if ev.name == "error" { // servers that name the event, its data the error itself
+			return nil, streamError(ev, "the API sent an error: %s", excerptBytes(ev.data))
 		}
 		if s, _ := str(m, "object"); s != "" && s != "chat.completion.chunk" {
 			return nil, streamError(ev, "object %q is not a chat.completion.chunk", s)

@@ -210,3 +210,24 @@ func TestAssembleResponsesContentIndex(t *testing.T) {
 	assert.JSONEq(t, `{"id":"r1","status":"completed","output":[{"type":"message","id":"m","role":"assistant","content":[
 		{"type":"output_text","annotations":[],"text":"x"},{"type":"output_text","annotations":[],"text":"xx"}]}]}`, string(body))
 }
+
+// A Chat Completions stream whose server names an event "error", its data
+// the error itself with no "error" key ({"message": …}), was read as a
+// chunk with no choices: the error went unseen and the reply passed whole.
+func TestAssembleChatErrorEvent(t *testing.T) {
+	stream := "event: error\ndata: {\"message\":\"upstream model overloaded\"}\n\n" +
+		"data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	_, err := golden.AssembleStream("chat", []byte(stream))
+	assert.EqualError(t, err, `the stream's event 1: the API sent an error: "{\"message\":\"upstream model overloaded\"}"`)
+}
+
+// A stream may begin with a byte order mark, which the SSE standard
+// drops: its first event was read as a field named "\ufeffdata" and lost,
+// and with it the reply's first words.
+func TestAssembleStreamByteOrderMark(t *testing.T) {
+	stream := "\ufeffdata: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hello\"},\"finish_reason\":null}]}\n\n" +
+		"data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" there\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	body, err := golden.AssembleStream("chat", []byte(stream))
+	require.NoError(t, err)
+	assert.Contains(t, string(body), `"content":"Hello there"`)
+}
