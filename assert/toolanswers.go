@@ -101,8 +101,10 @@ func buildToolCallsAcceptable(p *params) (Check, error) {
 
 // GroundTruth reads BFCL's possible answers — a list of {tool: {param:
 // [acceptable values]}}, as JSON decodes it — into expected calls: "" among
-// a parameter's values is Omitted, and an object whose every value is a
-// list is a nested Acceptable. Errors name the entry at fault.
+// a parameter's values is Omitted ("" as an item of a list value is the
+// empty string), and an object whose every value is a list is a nested
+// Acceptable. Errors name the entry at fault: a parameter with no
+// acceptable value among them.
 func GroundTruth(v any) ([]AcceptableCall, error) {
 	norm, err := normalizeArgs(v)
 	if err != nil {
