@@ -101,8 +101,10 @@ func buildToolCallsAcceptable(p *params) (Check, error) {
 
 // GroundTruth reads BFCL's possible answers — a list of {tool: {param:
 // [acceptable values]}}, as JSON decodes it — into expected calls: "" among
-// a parameter's values is Omitted, and an object whose every value is a
-// list is a nested Acceptable. Errors name the entry at fault.
+// a parameter's values is Omitted ("" as an item of a list value is the
+// empty string), and an object whose every value is a list is a nested
+// Acceptable. Errors name the entry at fault: a parameter with no
+// acceptable value among them.
 func GroundTruth(v any) ([]AcceptableCall, error) {
 	norm, err := normalizeArgs(v)
 	if err != nil {
@@ -140,20 +142,28 @@ func groundTruthArgs(pm map[string]any) (Acceptable, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: want a list of acceptable values, got %s", k, kindOf(pm[k]))
 		}
+		if len(vals) == 0 {
+			return nil, fmt.Errorf("%s: no acceptable value (list \"\" when it may be omitted)", k)
+		}
 		for _, v := range vals {
-			out[k] = append(out[k], groundTruthValue(v))
+			a, err := groundTruthValue(v, false)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", k, err)
+			}
+			out[k] = append(out[k], a)
 		}
 	}
 	return out, nil
 }
 
 // groundTruthValue reads one acceptable value: "" is Omitted, an object of
-// lists a nested Acceptable, a list item by item.
-func groundTruthValue(v any) any {
+// lists a nested Acceptable, a list item by item. An item of a list is
+// the value itself: "" there is the empty string, not Omitted.
+func groundTruthValue(v any, item bool) (any, error) {
 	switch v := v.(type) {
 	case string:
-		if v == "" {
-			return Omitted
+		if v == "" && !item {
+			return Omitted, nil
 		}
 	case map[string]any:
 		nested := len(v) > 0
@@ -163,17 +173,19 @@ func groundTruthValue(v any) any {
 			}
 		}
 		if nested {
-			a, _ := groundTruthArgs(v)
-			return a
+			return groundTruthArgs(v)
 		}
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = groundTruthValue(x)
+			var err error
+			if out[i], err = groundTruthValue(x, true); err != nil {
+				return nil, fmt.Errorf("item %d: %v", i, err)
+			}
 		}
-		return out
+		return out, nil
 	}
-	return v
+	return v, nil
 }
 
 // normalizeAcceptable maps a Go acceptable value to the JSON shapes

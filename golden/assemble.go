@@ -43,6 +43,9 @@ func sseOf(ev Event, n int) sse {
 	if ev.RawBase64 != nil {
 		raw = string(ev.RawBase64)
 	}
+	if n == 1 {
+		raw = strings.TrimPrefix(raw, "\ufeff") // a stream may begin with a byte order mark (the SSE standard)
+	}
 	var data []string
 	hasData := false
 	for _, line := range strings.FieldsFunc(raw, func(r rune) bool { return r == '\n' || r == '\r' }) {
@@ -207,6 +210,9 @@ func assembleChat(events []sse) ([]byte, error) {
 		}
 		if msg, isErr := apiErrorEvent(m); isErr {
 			return nil, streamError(ev, "the API sent an error: %s", msg)
+		}
+		if ev.name == "error" { // servers that name the event, its data the error itself
+			return nil, streamError(ev, "the API sent an error: %s", excerptBytes(ev.data))
 		}
 		if s, _ := str(m, "object"); s != "" && s != "chat.completion.chunk" {
 			return nil, streamError(ev, "object %q is not a chat.completion.chunk", s)
@@ -681,7 +687,19 @@ type responsesItem struct {
 	args    strings.Builder
 	argsSet bool
 	texts   map[int]*strings.Builder // content_index → output text
+	textAt  map[int]sse              // content_index → the event that first gave it
 	done    bool                     // output_item.done gave the whole item
+}
+
+// text is the output text of the item's content part ci, first given by ev.
+func (it *responsesItem) text(ev sse, ci int) *strings.Builder {
+	b := it.texts[ci]
+	if b == nil {
+		b = &strings.Builder{}
+		it.texts[ci] = b
+		it.textAt[ci] = ev
+	}
+	return b
 }
 
 func assembleResponses(events []sse) ([]byte, error) {
@@ -751,10 +769,10 @@ func assembleResponses(events []sse) ([]byte, error) {
 				if it != nil {
 					return nil, streamError(ev, "output item %d is added twice", index)
 				}
-				it = &responsesItem{texts: map[int]*strings.Builder{}}
+				it = &responsesItem{texts: map[int]*strings.Builder{}, textAt: map[int]sse{}}
 				items[index] = it
 			} else if it == nil {
-				it = &responsesItem{texts: map[int]*strings.Builder{}}
+				it = &responsesItem{texts: map[int]*strings.Builder{}, textAt: map[int]sse{}}
 				items[index] = it
 			}
 			it.item = item
@@ -776,13 +794,11 @@ func assembleResponses(events []sse) ([]byte, error) {
 				it.argsSet = true
 				continue
 			}
-			ci, _, _ := integer(m, "content_index")
-			b := it.texts[ci]
-			if b == nil {
-				b = &strings.Builder{}
-				it.texts[ci] = b
+			ci, _, ok := integer(m, "content_index")
+			if !ok {
+				return nil, streamError(ev, "%s's content_index is not a whole number", typ)
 			}
-			b.WriteString(delta)
+			it.text(ev, ci).WriteString(delta)
 		case "response.function_call_arguments.done":
 			it, err := itemFor(ev, m)
 			if err != nil {
@@ -799,10 +815,13 @@ func assembleResponses(events []sse) ([]byte, error) {
 				return nil, err
 			}
 			if text, ok := str(m, "text"); ok && m["text"] != nil {
-				ci, _, _ := integer(m, "content_index")
-				b := &strings.Builder{}
+				ci, _, ok := integer(m, "content_index")
+				if !ok {
+					return nil, streamError(ev, "%s's content_index is not a whole number", typ)
+				}
+				b := it.text(ev, ci)
+				b.Reset()
 				b.WriteString(text)
-				it.texts[ci] = b
 			}
 		}
 	}
@@ -814,7 +833,11 @@ func assembleResponses(events []sse) ([]byte, error) {
 	if len(output) == 0 && len(items) > 0 {
 		list := make([]any, 0, len(items))
 		for _, index := range sortedIndexes(items) {
-			list = append(list, items[index].whole())
+			item, err := items[index].whole(index)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, item)
 		}
 		out := map[string]any{}
 		for k, v := range final {
@@ -827,28 +850,38 @@ func assembleResponses(events []sse) ([]byte, error) {
 }
 
 // whole is an output item as the response lists it: output_item.done's,
-// or the added item with its deltas applied.
-func (it *responsesItem) whole() map[string]any {
+// or the added item with its deltas applied. Content parts are numbered
+// from 0 with no gap: a text at a content_index past the parts before it
+// is an error naming its event, never empty parts made up to fill the gap
+// (a content_index of 10⁸ took all memory).
+func (it *responsesItem) whole(index int) (map[string]any, error) {
 	out := map[string]any{}
 	for k, v := range it.item {
 		out[k] = v
 	}
 	if it.done {
-		return out
+		return out, nil
 	}
 	if it.argsSet {
 		out["arguments"] = it.args.String()
 	}
 	if len(it.texts) > 0 {
 		var content []map[string]any
-		json.Unmarshal(it.item["content"], &content)
+		if raw := it.item["content"]; raw != nil && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &content); err != nil || slices.ContainsFunc(content, func(p map[string]any) bool { return p == nil }) {
+				return nil, fmt.Errorf("output item %d's content is not a list of objects: %s", index, excerptBytes(raw))
+			}
+		}
 		for _, ci := range sortedIndexes(it.texts) {
-			for len(content) <= ci {
+			if ci > len(content) {
+				return nil, streamError(it.textAt[ci], "output item %d's text at content_index %d follows no content part %d", index, ci, len(content))
+			}
+			if ci == len(content) {
 				content = append(content, map[string]any{"type": "output_text", "annotations": []any{}})
 			}
 			content[ci]["text"] = it.texts[ci].String()
 		}
 		out["content"] = content
 	}
-	return out
+	return out, nil
 }

@@ -6,6 +6,7 @@ package golden
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,20 +14,33 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/evalkit-go/evalkit"
 )
 
-// exchange is one answered request, as the recording writes it.
+// exchange is one request and its answer, as the recording writes them;
+// or, err set, a request that got no whole answer (a replay miss, a live
+// error, a stream cut or closed before its end), of which req holds the
+// method and path only.
 type exchange struct {
 	req  HTTPRequest
 	resp HTTPResponse
+	err  error
 }
 
 // logExchange keeps an answered exchange for Transcript.
 func (t *Transport) logExchange(req HTTPRequest, resp HTTPResponse) {
 	t.mu.Lock()
 	t.log = append(t.log, exchange{req: req, resp: resp})
+	t.mu.Unlock()
+}
+
+// logFailure keeps a request that got no whole answer for Transcript, so
+// that it never reads an earlier call as the last.
+func (t *Transport) logFailure(method, path string, err error) {
+	t.mu.Lock()
+	t.log = append(t.log, exchange{req: HTTPRequest{Method: method, Path: path}, err: err})
 	t.mu.Unlock()
 }
 
@@ -71,6 +85,8 @@ var ErrNoModelCall = errors.New("golden: no model call")
 // strings are redacted.
 //
 // It works in every mode. Errors: no answered model call (ErrNoModelCall);
+// a last call that got no whole answer (a replay miss, a live error, a
+// stream cut or closed before its end), never read as the call before it;
 // a last call answered with an error status, whose body is quoted; a
 // stream cut before its end, malformed, or ordered as no API orders it
 // (a delta before its block or call starts, an error event), naming the
@@ -84,6 +100,9 @@ func (t *Transport) Transcript() (*evalkit.Transcript, error) {
 		api := modelAPI(log[i].req.Path)
 		if api == "" || log[i].req.Method != http.MethodPost {
 			continue
+		}
+		if err := log[i].err; err != nil {
+			return nil, fmt.Errorf("golden: the transcript of the last model call (%s %s): it got no whole answer: %w", log[i].req.Method, log[i].req.Path, err)
 		}
 		return exchangeTranscript(api, log[:i+1])
 	}
@@ -197,7 +216,7 @@ func previousResponse(body json.RawMessage) string {
 // has id, or -1.
 func findResponse(log []exchange, id string) int {
 	for i := len(log) - 2; i >= 0; i-- {
-		if modelAPI(log[i].req.Path) != apiResponses {
+		if modelAPI(log[i].req.Path) != apiResponses || log[i].err != nil {
 			continue
 		}
 		body, err := responseBody(apiResponses, log[i].resp)
@@ -236,11 +255,13 @@ func joinTranscripts(earlier, later *evalkit.Transcript) *evalkit.Transcript {
 // exchange kept for Transcript (redacted, as a recording would write it).
 func (t *Transport) liveRoundTrip(req *http.Request, body []byte) (*http.Response, error) {
 	resp, err := t.live.RoundTrip(withBody(req, body))
-	if err != nil || resp == nil {
+	if modelAPI(req.URL.Path) == "" || req.Method != http.MethodPost {
 		return resp, err
 	}
-	if modelAPI(req.URL.Path) == "" || req.Method != http.MethodPost {
-		return resp, nil
+	failed := func(err error) { t.logFailure(req.Method, req.URL.Path, err) }
+	if err != nil || resp == nil {
+		failed(cmp.Or(err, errors.New("the live transport returned no response")))
+		return resp, err
 	}
 	codings, err := contentCodings(req.Header)
 	plain := body
@@ -248,18 +269,37 @@ func (t *Transport) liveRoundTrip(req *http.Request, body []byte) (*http.Respons
 		plain, err = decodeBody(codings, body)
 	}
 	if err != nil {
-		return resp, nil // not kept: Transcript skips it
+		failed(fmt.Errorf("the request body: %w", err))
+		return resp, nil
 	}
 	kr, err := keyHTTPRequest(req.Method, req.URL, req.Header.Get("Content-Type"), plain, t.test, t.cleaner(), t.ignore)
 	if err != nil {
+		failed(err)
 		return resp, nil
 	}
-	if rc, _ := contentCodings(resp.Header); len(rc) > 0 {
-		return resp, nil // compressed as it is returned: not read here
+	// A compressed response passes to the client as it came; what is kept
+	// is its decoded copy.
+	rc, err := contentCodings(resp.Header)
+	if err != nil {
+		failed(fmt.Errorf("the response: %w", err))
+		return resp, nil
+	}
+	plainOf := func(data []byte) ([]byte, error) {
+		if len(rc) == 0 {
+			return data, nil
+		}
+		return decodeBody(rc, data)
 	}
 	r := HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}
 	if isEventStream(resp.Header) {
-		resp.Body = &teeStream{src: resp.Body, done: func(data []byte) {
+		resp.Body = &teeStream{src: resp.Body, done: func(data []byte, err error) {
+			if err == nil {
+				data, err = plainOf(data)
+			}
+			if err != nil {
+				failed(fmt.Errorf("the event stream: %w", err))
+				return
+			}
 			r.Events = splitEvents(data, t.cleaner())
 			t.logExchange(kr.written, r)
 		}}
@@ -270,11 +310,17 @@ func (t *Transport) liveRoundTrip(req *http.Request, body []byte) (*http.Respons
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	if err != nil {
 		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(data), errReader{err}))
+		failed(fmt.Errorf("reading the response: %w", err))
 		return resp, nil
 	}
-	if t.fillBody(&r, data) == nil {
-		t.logExchange(kr.written, r)
+	if data, err = plainOf(data); err == nil {
+		err = t.fillBody(&r, data)
 	}
+	if err != nil {
+		failed(fmt.Errorf("the response: %w", err))
+		return resp, nil
+	}
+	t.logExchange(kr.written, r)
 	return resp, nil
 }
 
@@ -283,10 +329,11 @@ type errReader struct{ err error }
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // teeStream passes a live stream through as it is and keeps a copy; done
-// gets the copy when the stream ends whole.
+// gets the copy when the stream ends whole, or the error that ended it, or
+// that it was closed before its end.
 type teeStream struct {
 	src  io.ReadCloser
-	done func([]byte)
+	done func([]byte, error)
 
 	mu   sync.Mutex
 	buf  bytes.Buffer
@@ -298,14 +345,34 @@ func (s *teeStream) Read(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.buf.Write(p[:n])
-	if errors.Is(err, io.EOF) && !s.over {
+	if err != nil && !s.over {
 		s.over = true
-		s.done(s.buf.Bytes())
+		if errors.Is(err, io.EOF) {
+			s.done(s.buf.Bytes(), nil)
+		} else {
+			s.done(nil, err)
+		}
 	}
 	return n, err
 }
 
-func (s *teeStream) Close() error { return s.src.Close() }
+// Close reads what is left of the stream, for at most StreamDrain (a
+// client stops reading at "[DONE]", say), so that the copy is whole.
+func (s *teeStream) Close() error {
+	s.mu.Lock()
+	if !s.over {
+		drain := time.AfterFunc(StreamDrain, func() { s.src.Close() })
+		_, err := s.buf.ReadFrom(s.src)
+		s.over = true
+		if drain.Stop() && err == nil {
+			s.done(s.buf.Bytes(), nil)
+		} else {
+			s.done(nil, fmt.Errorf("the client closed the stream before its end, which did not come within %v", StreamDrain))
+		}
+	}
+	s.mu.Unlock()
+	return s.src.Close()
+}
 
 // splitEvents cuts a stream's bytes into events as a recording keeps them.
 func splitEvents(data []byte, clean func(string) string) []Event {

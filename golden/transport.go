@@ -98,7 +98,7 @@ type Transport struct {
 	misses []*NotRecordedError
 	open   map[*streamBody]string // live streams not yet ended → their request
 	cut    []error                // live streams the client left before their end
-	log    []exchange             // answered exchanges, in the order they ended
+	log    []exchange             // exchanges, answered or not, in the order they ended
 	closed bool
 }
 
@@ -451,6 +451,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.mu.Lock()
 		t.misses = append(t.misses, nr)
 		t.mu.Unlock()
+		t.logFailure(req.Method, req.URL.Path, nr)
 		if t.missHint != nil {
 			return missResponse(nr, *t.missHint, req), nil
 		}
@@ -461,6 +462,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		select {
 		case <-c.done:
 			if c.err != nil {
+				t.logFailure(req.Method, req.URL.Path, c.err)
 				return nil, c.err
 			}
 			t.logExchange(kr.written, c.in.Response)
@@ -480,6 +482,7 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 	resp, err := roundTripLive(t.live, withBody(req, body))
 	if err != nil {
 		t.finish(kr.key, n, c, Interaction{}, err)
+		t.logFailure(req.Method, req.URL.Path, err)
 		return nil, err
 	}
 	codings, err := contentCodings(resp.Header)
@@ -487,6 +490,7 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 		resp.Body.Close()
 		err = fmt.Errorf("golden: the live response to %s %s: %w", req.Method, req.URL.Path, err)
 		t.finish(kr.key, n, c, Interaction{}, err)
+		t.logFailure(req.Method, req.URL.Path, err)
 		return nil, err
 	}
 	in := Interaction{Key: kr.key, Occurrence: n, Test: t.test, Request: kr.written, Response: HTTPResponse{Status: resp.StatusCode, Header: keptHeader(resp.Header)}}
@@ -515,6 +519,8 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 			in = t.finish(kr.key, n, c, in, err)
 			if err == nil {
 				t.logExchange(kr.written, in.Response)
+			} else {
+				t.logFailure(req.Method, req.URL.Path, err)
 			}
 		}
 		out.Body = sb
@@ -525,17 +531,20 @@ func (t *Transport) record(req *http.Request, body []byte, kr keyedRequest, n in
 	if err != nil {
 		err = fmt.Errorf("golden: reading the live response to %s %s: %w", req.Method, req.URL.Path, err)
 		t.finish(kr.key, n, c, Interaction{}, err)
+		t.logFailure(req.Method, req.URL.Path, err)
 		return nil, err
 	}
 	if len(codings) > 0 {
 		if data, err = decodeBody(codings, data); err != nil {
 			err = fmt.Errorf("golden: the live response to %s %s: %w", req.Method, req.URL.Path, err)
 			t.finish(kr.key, n, c, Interaction{}, err)
+			t.logFailure(req.Method, req.URL.Path, err)
 			return nil, err
 		}
 	}
 	if err := t.fillBody(&in.Response, data); err != nil {
 		t.finish(kr.key, n, c, Interaction{}, err)
+		t.logFailure(req.Method, req.URL.Path, err)
 		return nil, err
 	}
 	if transient(in.Response) {
