@@ -10,6 +10,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/evalkit-go/evalkit/internal/inputs"
 )
 
 // contentCodings returns the codings a Content-Encoding header lists, in
@@ -33,16 +35,26 @@ func contentCodings(h http.Header) ([]string, error) {
 	return out, nil
 }
 
-// decodeBody undoes codings (see contentCodings) on a whole body.
+// decodeBody undoes codings (see contentCodings) on a whole body, to at
+// most the limit of a recording (EVALKIT_MAX_RECORDING_BYTES) decoded.
 func decodeBody(codings []string, data []byte) ([]byte, error) {
 	for i := len(codings) - 1; i >= 0; i-- {
 		r, err := decoder(codings[i], bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("decoding its %s Content-Encoding: %w", codings[i], err)
 		}
-		out, err := io.ReadAll(r)
+		// Decoded, a body is bounded as a recording is: a few kilobytes
+		// of gzip can stand for gigabytes.
+		limit, err := inputs.Recording.Value()
+		if err != nil {
+			return nil, err
+		}
+		out, err := io.ReadAll(io.LimitReader(r, limit+1))
 		if err != nil {
 			return nil, fmt.Errorf("decoding its %s Content-Encoding: %w", codings[i], err)
+		}
+		if int64(len(out)) > limit {
+			return nil, fmt.Errorf("decoding its %s Content-Encoding: past %s decoded, the limit of a recording (%s raises it)", codings[i], inputs.Size(limit), inputs.Recording.Env)
 		}
 		data = out
 	}
