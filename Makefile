@@ -16,9 +16,10 @@ sdktest:
 	cd sdktest && $(GO) vet ./... && $(GO) test -count=1 ./...
 	$(GO) run ./cmd/evalkit golden verify
 
-## race: every test under the race detector
+## race: every test under the race detector (assert's take ~8 minutes on a busy 2-core machine:
+## past go test's default 10-minute limit a little load would be a failure, so the limit is 30)
 race:
-	$(GOTESTSUM) --format pkgname-and-test-fails -- -race -count=1 $(PKGS)
+	$(GOTESTSUM) --format pkgname-and-test-fails -- -race -count=1 -timeout 30m $(PKGS)
 
 ## record: record the judge verdicts and model calls tests lack (asks the live APIs; needs their keys)
 record:
