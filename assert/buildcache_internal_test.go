@@ -231,3 +231,43 @@ func TestBuiltCacheConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestBuiltCacheIdentitySlots: more params maps than identity slots,
+// evaluated in turn: each map is found by its identity right after its
+// Eval, and a slot taken by another map never answers for the one it
+// held (the hint is confirmed by content), before or after maps are
+// edited in place.
+func TestBuiltCacheIdentitySlots(t *testing.T) {
+	ctx := context.Background()
+	tr := builtTranscript()
+	r := NewRegistry()
+	maps := make([]map[string]any, 3*maxBuiltChecks)
+	for i := range maps {
+		maps[i] = map[string]any{"patterns": []any{fmt.Sprint("p", i)}}
+	}
+	b := &r.table().built
+	lookup := func(m map[string]any) (Check, bool) { return b.byID(builtID{"contains", identity(m)}, m) }
+	for round := range 2 {
+		for i, m := range maps {
+			_, err := r.Eval(ctx, "contains", tr, m)
+			require.NoError(t, err)
+			c, ok := lookup(m)
+			require.True(t, ok, "round %d: map %d is found by its identity after its Eval", round, i)
+			assert.Equal(t, Contains{Patterns: []string{fmt.Sprint("p", i)}}, c)
+		}
+		hits := 0
+		for i, m := range maps {
+			if c, ok := lookup(m); ok {
+				hits++
+				assert.Equal(t, Contains{Patterns: []string{fmt.Sprint("p", i)}}, c, "map %d", i)
+			}
+		}
+		assert.LessOrEqual(t, hits, maxBuiltChecks)
+		for i, m := range maps { // edited in place: the slots hold what they were built from
+			m["patterns"].([]any)[0] = fmt.Sprint("q", i)
+			_, ok := lookup(m)
+			assert.False(t, ok, "map %d edited: no check is found by its identity", i)
+			m["patterns"].([]any)[0] = fmt.Sprint("p", i)
+		}
+	}
+}
