@@ -114,8 +114,20 @@ func (r *Registry) evalCheck(checkType string, params map[string]any) (Check, er
 	if err != nil {
 		return nil, err
 	}
+	c = prepareBuilt(c)
 	t.built.put(h, id, builtEntry{checkType: checkType, params: own, check: c})
 	return c, nil
+}
+
+// prepareBuilt does once, for a check the cache keeps, what its Check
+// would do on every call from its params alone.
+func prepareBuilt(c Check) Check {
+	if ta, ok := c.(ToolArgs); ok {
+		if want, err := ta.expected(); err == nil { // an error stays Check's, every time
+			return preparedToolArgs{ta, want}
+		}
+	}
+	return c
 }
 
 // byID returns the check last found for the params map id names, when

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/benchdata"
 )
 
 func builtLen(r *Registry) int {
@@ -270,4 +271,71 @@ func TestBuiltCacheIdentitySlots(t *testing.T) {
 			m["patterns"].([]any)[0] = fmt.Sprint("p", i)
 		}
 	}
+}
+
+// TestBuiltToolArgsPrepared: tool_args through Eval (its expected calls
+// normalized once, when the cache builds it) gives on every real τ-bench
+// run, passing and failing, the result and the diff that the check built
+// from the same params gives, on the first Eval (a miss), on later ones
+// (hits) and from several goroutines at once (go test -race); params
+// edited in place are judged as they are now.
+func TestBuiltToolArgsPrepared(t *testing.T) {
+	ctx := context.Background()
+	runs, err := benchdata.CorpusRuns()
+	require.NoError(t, err)
+	r := NewRegistry()
+	failing := 0
+	for i := range runs {
+		run := &runs[i]
+		var params map[string]any
+		for _, s := range run.Checks() {
+			if s.Type == "tool_args" {
+				params = s.Params
+			}
+		}
+		require.NotNil(t, params)
+		built, err := r.Build("tool_args", params)
+		require.NoError(t, err)
+		want, err := built.Check(ctx, run.Transcript)
+		require.NoError(t, err)
+		if !want.Passed {
+			failing++
+		}
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 3 {
+					got, err := r.Eval(ctx, "tool_args", run.Transcript, params)
+					if assert.NoError(t, err) {
+						assert.Equal(t, want.Summary, got.Summary, run.Name)
+						assert.Equal(t, want.Details, got.Details, run.Name)
+						assert.Equal(t, want.DiffText(), got.DiffText(), run.Name)
+						assert.Equal(t, want.Passed, got.Passed, run.Name)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		c, ok := r.table().built.byID(builtID{"tool_args", identity(params)}, params)
+		require.True(t, ok, run.Name)
+		assert.IsType(t, preparedToolArgs{}, c)
+	}
+	assert.NotZero(t, failing, "the corpus has failing tool_args runs")
+
+	// Edited in place: an expected argument changed makes the check fail.
+	tr := runs[0].Transcript
+	params := runs[0].Checks()[8].Params
+	res, err := r.Eval(ctx, "tool_args", tr, params)
+	require.NoError(t, err)
+	calls := params["calls"].([]any)
+	args := calls[0].(map[string]any)["expected_args"].(map[string]any)
+	for k := range args {
+		args[k] = "edited in place"
+	}
+	edited, err := r.Eval(ctx, "tool_args", tr, params)
+	require.NoError(t, err)
+	assert.False(t, edited.Passed, "the edited arguments are checked")
+	assert.NotEqual(t, res.Summary, edited.Summary)
 }
