@@ -28,8 +28,20 @@ func quickPlainJSON(data []byte) (v any, ok bool) {
 	return quickJSON(data, true)
 }
 
+// quickPlainJSONShort is quickPlainJSON that also says whether every
+// number in the JSON is short (shortNumbers), read as it decodes them.
+func quickPlainJSONShort(data []byte) (v any, short, ok bool) {
+	d := quickDecoder{data: data, floats: true}
+	v, ok = d.top()
+	return v, !d.long, ok
+}
+
 func quickJSON(data []byte, floats bool) (v any, ok bool) {
 	d := quickDecoder{data: data, floats: floats}
+	return d.top()
+}
+
+func (d *quickDecoder) top() (v any, ok bool) {
 	d.space()
 	if d.i >= len(d.data) || (d.data[d.i] != '{' && d.data[d.i] != '[') {
 		return nil, false
@@ -49,6 +61,7 @@ type quickDecoder struct {
 	data   []byte
 	i      int
 	floats bool   // numbers as float64, else json.Number
+	long   bool   // with floats: a number read is not short (see shortNumber)
 	buf    []byte // scratch for unescaping
 }
 
@@ -297,6 +310,10 @@ func (d *quickDecoder) number() (any, bool) {
 		}
 	}
 	if d.floats {
+		if !d.long {
+			_, short := shortNumber(d.data[start:d.i])
+			d.long = !short
+		}
 		f, err := strconv.ParseFloat(string(d.data[start:d.i]), 64)
 		return f, err == nil // out of range: encoding/json refuses it
 	}

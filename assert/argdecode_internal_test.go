@@ -136,6 +136,13 @@ func checkQuickPlainJSON(t *testing.T, in []byte) {
 		}
 		assert.True(t, sameJSON(want, got), "%q: got %#v, encoding/json %#v", in, got, want)
 	}
+	if got, short, ok := quickPlainJSONShort(in); ok {
+		want, _ := quickPlainJSON(in)
+		assert.True(t, sameJSON(want, got), "%q: quickPlainJSONShort decodes as quickPlainJSON", in)
+		assert.Equal(t, shortNumbers(in), short, "%q: short as shortNumbers scans it", in)
+	} else if _, ok := quickPlainJSON(in); ok {
+		t.Fatalf("%q: quickPlainJSON decodes what quickPlainJSONShort leaves", in)
+	}
 	all, err := decodeJSON(in)
 	if wantErr != nil {
 		assert.Error(t, err, "%q", in)

@@ -39,8 +39,22 @@ type builtCache struct {
 	// ids finds an entry by the identity of the params map it was last
 	// found from, before hashing: a loop giving the same map (a case
 	// file's eval, evaltest's Eval) skips the hash, as valueSchemas does.
-	// Identity is only a hint: a hit is confirmed like any other.
-	ids map[builtID]builtEntry
+	// Identity is only a hint: a hit is confirmed like any other. A
+	// table of maxBuiltChecks slots, each map's slot picked by its
+	// identity, a newer map taking the slot: a map rebuilt whenever it
+	// filled made filing an entry cost more than the hash it saves when
+	// more maps than slots are evaluated in turn.
+	ids *[maxBuiltChecks]builtSlot
+}
+
+type builtSlot struct {
+	id builtID
+	e  builtEntry
+}
+
+// slot is id's place in builtCache.ids.
+func (id builtID) slot() int {
+	return int((uint64(id.id)*0x9e3779b97f4a7c15)>>32) % maxBuiltChecks // Fibonacci hashing: map addresses share their low bits
 }
 
 type builtID struct {
@@ -100,8 +114,20 @@ func (r *Registry) evalCheck(checkType string, params map[string]any) (Check, er
 	if err != nil {
 		return nil, err
 	}
+	c = prepareBuilt(c)
 	t.built.put(h, id, builtEntry{checkType: checkType, params: own, check: c})
 	return c, nil
+}
+
+// prepareBuilt does once, for a check the cache keeps, what its Check
+// would do on every call from its params alone.
+func prepareBuilt(c Check) Check {
+	if ta, ok := c.(ToolArgs); ok {
+		if want, err := ta.expected(); err == nil { // an error stays Check's, every time
+			return preparedToolArgs{ta, want}
+		}
+	}
+	return c
 }
 
 // byID returns the check last found for the params map id names, when
@@ -111,10 +137,13 @@ func (b *builtCache) byID(id builtID, params map[string]any) (Check, bool) {
 		return nil, false
 	}
 	b.mu.Lock()
-	e, ok := b.ids[id]
+	var s builtSlot
+	if b.ids != nil {
+		s = b.ids[id.slot()]
+	}
 	b.mu.Unlock()
-	if ok && equalParamValue(e.params, params) { // e.params is never written: no lock needed
-		return e.check, true
+	if s.id == id && equalParamValue(s.e.params, params) { // s.e.params is never written: no lock needed
+		return s.e.check, true
 	}
 	return nil, false
 }
@@ -124,10 +153,10 @@ func (b *builtCache) remember(id builtID, e builtEntry) {
 	if id.id == 0 {
 		return
 	}
-	if b.ids == nil || len(b.ids) >= maxBuiltChecks {
-		b.ids = make(map[builtID]builtEntry)
+	if b.ids == nil {
+		b.ids = new([maxBuiltChecks]builtSlot)
 	}
-	b.ids[id] = e
+	b.ids[id.slot()] = builtSlot{id, e}
 }
 
 // builtKey hashes checkType and params with schemacache.go's hasher; ok

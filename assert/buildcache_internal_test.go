@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/evalkit-go/evalkit"
+	"github.com/evalkit-go/evalkit/internal/benchdata"
 )
 
 func builtLen(r *Registry) int {
@@ -230,4 +231,111 @@ func TestBuiltCacheConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestBuiltCacheIdentitySlots: more params maps than identity slots,
+// evaluated in turn: each map is found by its identity right after its
+// Eval, and a slot taken by another map never answers for the one it
+// held (the hint is confirmed by content), before or after maps are
+// edited in place.
+func TestBuiltCacheIdentitySlots(t *testing.T) {
+	ctx := context.Background()
+	tr := builtTranscript()
+	r := NewRegistry()
+	maps := make([]map[string]any, 3*maxBuiltChecks)
+	for i := range maps {
+		maps[i] = map[string]any{"patterns": []any{fmt.Sprint("p", i)}}
+	}
+	b := &r.table().built
+	lookup := func(m map[string]any) (Check, bool) { return b.byID(builtID{"contains", identity(m)}, m) }
+	for round := range 2 {
+		for i, m := range maps {
+			_, err := r.Eval(ctx, "contains", tr, m)
+			require.NoError(t, err)
+			c, ok := lookup(m)
+			require.True(t, ok, "round %d: map %d is found by its identity after its Eval", round, i)
+			assert.Equal(t, Contains{Patterns: []string{fmt.Sprint("p", i)}}, c)
+		}
+		hits := 0
+		for i, m := range maps {
+			if c, ok := lookup(m); ok {
+				hits++
+				assert.Equal(t, Contains{Patterns: []string{fmt.Sprint("p", i)}}, c, "map %d", i)
+			}
+		}
+		assert.LessOrEqual(t, hits, maxBuiltChecks)
+		for i, m := range maps { // edited in place: the slots hold what they were built from
+			m["patterns"].([]any)[0] = fmt.Sprint("q", i)
+			_, ok := lookup(m)
+			assert.False(t, ok, "map %d edited: no check is found by its identity", i)
+			m["patterns"].([]any)[0] = fmt.Sprint("p", i)
+		}
+	}
+}
+
+// TestBuiltToolArgsPrepared: tool_args through Eval (its expected calls
+// normalized once, when the cache builds it) gives on every real τ-bench
+// run, passing and failing, the result and the diff that the check built
+// from the same params gives, on the first Eval (a miss), on later ones
+// (hits) and from several goroutines at once (go test -race); params
+// edited in place are judged as they are now.
+func TestBuiltToolArgsPrepared(t *testing.T) {
+	ctx := context.Background()
+	runs, err := benchdata.CorpusRuns()
+	require.NoError(t, err)
+	r := NewRegistry()
+	failing := 0
+	for i := range runs {
+		run := &runs[i]
+		var params map[string]any
+		for _, s := range run.Checks() {
+			if s.Type == "tool_args" {
+				params = s.Params
+			}
+		}
+		require.NotNil(t, params)
+		built, err := r.Build("tool_args", params)
+		require.NoError(t, err)
+		want, err := built.Check(ctx, run.Transcript)
+		require.NoError(t, err)
+		if !want.Passed {
+			failing++
+		}
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 3 {
+					got, err := r.Eval(ctx, "tool_args", run.Transcript, params)
+					if assert.NoError(t, err) {
+						assert.Equal(t, want.Summary, got.Summary, run.Name)
+						assert.Equal(t, want.Details, got.Details, run.Name)
+						assert.Equal(t, want.DiffText(), got.DiffText(), run.Name)
+						assert.Equal(t, want.Passed, got.Passed, run.Name)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		c, ok := r.table().built.byID(builtID{"tool_args", identity(params)}, params)
+		require.True(t, ok, run.Name)
+		assert.IsType(t, preparedToolArgs{}, c)
+	}
+	assert.NotZero(t, failing, "the corpus has failing tool_args runs")
+
+	// Edited in place: an expected argument changed makes the check fail.
+	tr := runs[0].Transcript
+	params := runs[0].Checks()[8].Params
+	res, err := r.Eval(ctx, "tool_args", tr, params)
+	require.NoError(t, err)
+	calls := params["calls"].([]any)
+	args := calls[0].(map[string]any)["expected_args"].(map[string]any)
+	for k := range args {
+		args[k] = "edited in place"
+	}
+	edited, err := r.Eval(ctx, "tool_args", tr, params)
+	require.NoError(t, err)
+	assert.False(t, edited.Passed, "the edited arguments are checked")
+	assert.NotEqual(t, res.Summary, edited.Summary)
 }

@@ -235,7 +235,7 @@ func (c Equals) Check(_ context.Context, tr *evalkit.Transcript) (Result, error)
 		return Result{}, err
 	}
 	if plan.json {
-		return eachJSON("equals", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "equal the expected value",
+		return eachPlainJSON("equals", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "equal the expected value",
 			func(_ output, p *parsed) (Result, error) {
 				data, err := p.Plain()
 				if err != nil {

@@ -47,6 +47,19 @@ func readJSONSource(p *params) (allowWrapped, extractJSON bool, scope Scope, err
 // ("hold valid JSON").
 func eachJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode, passNoun string,
 	judge func(o output, p *parsed) (Result, error)) (Result, error) {
+	return eachJSONReading(check, tr, scope, mode, passNoun, false, judge)
+}
+
+// eachPlainJSON is eachJSON for a check whose judge reads p.Plain: the
+// JSON is decoded before the duplicate-key check, which the decoding
+// answers when it takes its quick path (see parsed.Conflict).
+func eachPlainJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode, passNoun string,
+	judge func(o output, p *parsed) (Result, error)) (Result, error) {
+	return eachJSONReading(check, tr, scope, mode, passNoun, true, judge)
+}
+
+func eachJSONReading(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode, passNoun string, plain bool,
+	judge func(o output, p *parsed) (Result, error)) (Result, error) {
 	scope = scope.or(Turn)
 	if scope == Turn {
 		// One output: judged as the loop below judges it, without the
@@ -55,7 +68,7 @@ func eachJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode
 		if err != nil {
 			return Result{}, err
 		}
-		return judgeJSON(check, o, mode, judge)
+		return judgeJSON(check, o, mode, plain, judge)
 	}
 	outs, err := outputs(check, tr, scope)
 	if err != nil {
@@ -69,7 +82,7 @@ func eachJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode
 	}
 	results := make([]Result, len(outs))
 	for i, o := range outs {
-		if results[i], err = judgeJSON(check, o, mode, judge); err != nil {
+		if results[i], err = judgeJSON(check, o, mode, plain, judge); err != nil {
 			return Result{}, err
 		}
 	}
@@ -77,10 +90,13 @@ func eachJSON(check string, tr *evalkit.Transcript, scope Scope, mode jsonx.Mode
 }
 
 // judgeJSON is eachJSON's verdict on one output.
-func judgeJSON(check string, o output, mode jsonx.Mode, judge func(o output, p *parsed) (Result, error)) (Result, error) {
+func judgeJSON(check string, o output, mode jsonx.Mode, plain bool, judge func(o output, p *parsed) (Result, error)) (Result, error) {
 	p := parseOutput(o.text, mode)
 	if p.err != nil {
 		return notJSON(o, p.err, mode), nil
+	}
+	if plain {
+		_, _ = p.Plain() // judge reads it, and reports its error after the duplicate keys'
 	}
 	if err := p.Conflict(); err != nil {
 		return Result{}, fmt.Errorf("%s: %s: the JSON in %s: %w", check, o.label(), p.found.From, err)

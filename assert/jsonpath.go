@@ -221,7 +221,7 @@ func (c JSONPath) Check(_ context.Context, tr *evalkit.Transcript) (Result, erro
 	if err != nil {
 		return Result{}, err
 	}
-	return eachJSON("json_path", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "pass",
+	return eachPlainJSON("json_path", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "pass",
 		func(_ output, p *parsed) (Result, error) {
 			data, err := p.Plain()
 			if err != nil {
@@ -509,7 +509,7 @@ func (c FieldPresence) Check(_ context.Context, tr *evalkit.Transcript) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	return eachJSON("field_presence", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "have every field",
+	return eachPlainJSON("field_presence", tr, c.Scope, jsonMode(c.AllowWrapped, c.ExtractJSON), "have every field",
 		func(_ output, p *parsed) (Result, error) {
 			data, err := p.Plain()
 			if err != nil {

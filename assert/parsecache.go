@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -50,6 +51,12 @@ type parsed struct {
 	plainOnce sync.Once
 	plain     any // numbers as float64, for JMESPath (query.SearchDecoded)
 	plainErr  error
+	// Set by Plain when its quick decoder read the JSON: then no key
+	// is given twice (that decoder refuses one) and plainShort is
+	// ShortNumbers, so Conflict and ShortNumbers need no scan of their
+	// own. plainDone is stored last, so a reader that loads true sees both.
+	plainQuick, plainShort bool
+	plainDone              atomic.Bool
 
 	exactOnce sync.Once
 	exact     any // numbers as json.Number, for JSON Schema
@@ -68,14 +75,26 @@ type parsed struct {
 // first), so a check that reads it has no answer. One scan of the JSON,
 // once per text.
 func (p *parsed) Conflict() error {
-	p.conflictOnce.Do(func() { p.conflict = jsonx.Conflicts(p.found.JSON) })
+	p.conflictOnce.Do(func() {
+		if p.plainDone.Load() && p.plainQuick {
+			return // decoded by quickJSON, which refuses a key given twice
+		}
+		p.conflict = jsonx.Conflicts(p.found.JSON)
+	})
 	return p.conflict
 }
 
 // Plain returns the JSON decoded as json.Unmarshal decodes into an any:
 // numbers as float64, the shape JMESPath reads. It must not be modified.
 func (p *parsed) Plain() (any, error) {
-	p.plainOnce.Do(func() { p.plain, p.plainErr = decodeJSON(p.found.JSON) })
+	p.plainOnce.Do(func() {
+		if v, short, ok := quickPlainJSONShort(p.found.JSON); ok {
+			p.plain, p.plainQuick, p.plainShort = v, true, short
+		} else {
+			p.plain, p.plainErr = slowDecodeJSON(p.found.JSON)
+		}
+		p.plainDone.Store(true)
+	})
 	return p.plain, p.plainErr
 }
 
@@ -101,7 +120,13 @@ func (p *parsed) Exact() (any, error) {
 // "9007199254740993" (16 digits) would read as ...992 and
 // "3.0000000000000001" as the integer 3.
 func (p *parsed) ShortNumbers() bool {
-	p.shortOnce.Do(func() { p.short = shortNumbers(p.found.JSON) })
+	p.shortOnce.Do(func() {
+		if p.plainDone.Load() && p.plainQuick {
+			p.short = p.plainShort
+			return
+		}
+		p.short = shortNumbers(p.found.JSON)
+	})
 	return p.short
 }
 
@@ -109,7 +134,6 @@ func (p *parsed) ShortNumbers() bool {
 // significant digits, or whose magnitude is beyond 10^±290 (which a
 // float64 holds inexactly, as a subnormal, or not at all).
 func shortNumbers(js []byte) bool {
-	digit := func(i int) bool { return i < len(js) && '0' <= js[i] && js[i] <= '9' }
 	for i := 0; i < len(js); i++ {
 		switch c := js[i]; {
 		case c == '"':
@@ -119,58 +143,72 @@ func shortNumbers(js []byte) bool {
 				}
 			}
 		case c == '-' || '0' <= c && c <= '9':
-			if c == '-' {
-				i++
-			}
-			sig, intSig, fracZeros := 0, 0, 0 // significant digits; of them, before the point; zeros after the point before them
-			frac := false
-			for ; digit(i) || i < len(js) && js[i] == '.'; i++ {
-				switch {
-				case js[i] == '.':
-					frac = true
-				case js[i] == '0' && sig == 0:
-					if frac {
-						fracZeros++
-					}
-				default:
-					sig++
-					if !frac {
-						intSig++
-					}
-				}
-			}
-			exp := 0
-			if i < len(js) && (js[i] == 'e' || js[i] == 'E') {
-				i++
-				neg := i < len(js) && js[i] == '-'
-				if i < len(js) && (js[i] == '-' || js[i] == '+') {
-					i++
-				}
-				for ; digit(i); i++ {
-					if exp = exp*10 + int(js[i]-'0'); exp > 1000 {
-						return false
-					}
-				}
-				if neg {
-					exp = -exp
-				}
-			}
-			if sig > 15 {
+			n, short := shortNumber(js[i:])
+			if !short {
 				return false
 			}
-			if sig > 0 {
-				mag := exp + intSig - 1 // the power of ten of the first significant digit
-				if intSig == 0 {
-					mag = exp - fracZeros - 1
-				}
-				if mag > 290 || mag < -290 {
-					return false
-				}
-			}
-			i-- // the loop's i++ reads the byte after the number
+			i += n - 1 // the loop's i++ reads the byte after the number
 		}
 	}
 	return true
+}
+
+// shortNumber reads the number at the start of js (valid JSON's number
+// grammar) and reports how many bytes it takes, and whether it is short
+// as ShortNumbers means: at most 15 significant digits, and its first
+// significant digit's power of ten within ±290.
+func shortNumber(js []byte) (n int, short bool) {
+	i := 0
+	digit := func(i int) bool { return i < len(js) && '0' <= js[i] && js[i] <= '9' }
+	if i < len(js) && js[i] == '-' {
+		i++
+	}
+	sig, intSig, fracZeros := 0, 0, 0 // significant digits; of them, before the point; zeros after the point before them
+	frac := false
+	for ; digit(i) || i < len(js) && js[i] == '.'; i++ {
+		switch {
+		case js[i] == '.':
+			frac = true
+		case js[i] == '0' && sig == 0:
+			if frac {
+				fracZeros++
+			}
+		default:
+			sig++
+			if !frac {
+				intSig++
+			}
+		}
+	}
+	exp := 0
+	if i < len(js) && (js[i] == 'e' || js[i] == 'E') {
+		i++
+		neg := i < len(js) && js[i] == '-'
+		if i < len(js) && (js[i] == '-' || js[i] == '+') {
+			i++
+		}
+		for ; digit(i); i++ {
+			if exp = exp*10 + int(js[i]-'0'); exp > 1000 {
+				return i, false
+			}
+		}
+		if neg {
+			exp = -exp
+		}
+	}
+	if sig > 15 {
+		return i, false
+	}
+	if sig > 0 {
+		mag := exp + intSig - 1 // the power of ten of the first significant digit
+		if intSig == 0 {
+			mag = exp - fracZeros - 1
+		}
+		if mag > 290 || mag < -290 {
+			return i, false
+		}
+	}
+	return i, true
 }
 
 var parseCache struct {
@@ -251,6 +289,11 @@ func decodeJSON(raw json.RawMessage) (any, error) {
 	if v, ok := quickPlainJSON(raw); ok {
 		return v, nil
 	}
+	return slowDecodeJSON(raw)
+}
+
+// slowDecodeJSON is decodeJSON by encoding/json, for what quickPlainJSON leaves.
+func slowDecodeJSON(raw json.RawMessage) (any, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, fmt.Errorf("decoding JSON: %w", err)

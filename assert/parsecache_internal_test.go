@@ -116,6 +116,58 @@ func TestShortNumbers(t *testing.T) {
 		`{"price": 0.1000000000000000055511151231257827}`: false,
 	} {
 		assert.Equal(t, want, shortNumbers([]byte(js)), js)
+		in := []byte(`{"k": [` + js + `]}`)
+		_, short, ok := quickPlainJSONShort(in)
+		assert.Equal(t, !strings.Contains(js, "1e400"), ok, "%s: decoded quickly unless beyond float64", in)
+		if ok {
+			assert.Equal(t, want, short, "%s: the decoder's reading", in)
+		}
+	}
+}
+
+// TestParsedPlainAnswersConflictAndShort: Conflict and ShortNumbers give
+// the same answers whether Plain decoded the JSON before them (its quick
+// decoder answers both) or not (each scans), from one goroutine or many
+// at once (go test -race), on keys given twice with equal and differing
+// values, long and short numbers, and JSON the quick decoder leaves to
+// encoding/json.
+func TestParsedPlainAnswersConflictAndShort(t *testing.T) {
+	texts := []string{
+		`{"a": 1, "b": {"c": [1, 2.5, "x"]}}`,
+		`{"a": 1, "a": 1}`, `{"a": 1, "a": 2}`, `{"o": {"k": "v", "k": "w"}}`, `[{"k": 1}, {"k": 2, "k": 1}]`,
+		`{"a": 9007199254740993}`, `{"a": 1e291, "b": 1}`, `{"a": 1, "a": 12345678901234567}`,
+		`{"s": "\ud800"}`, `{"deep": ` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`, `7`, `"text"`,
+	}
+	for _, js := range texts {
+		in := []byte(js)
+		wantConflict, wantShort := jsonx.Conflicts(in), shortNumbers(in)
+		for order := range 3 {
+			p := &parsed{found: jsonx.Found{JSON: in}}
+			switch order {
+			case 0: // as json_schema alone reads it
+				assert.Equal(t, wantConflict, p.Conflict(), "%s: Conflict first", js)
+				assert.Equal(t, wantShort, p.ShortNumbers(), "%s: ShortNumbers first", js)
+				_, _ = p.Plain()
+			case 1: // as json_path reads it
+				_, _ = p.Plain()
+				assert.Equal(t, wantConflict, p.Conflict(), "%s: Conflict after Plain", js)
+				assert.Equal(t, wantShort, p.ShortNumbers(), "%s: ShortNumbers after Plain", js)
+			case 2:
+				var wg sync.WaitGroup
+				for g := range 8 {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						if g%2 == 0 {
+							_, _ = p.Plain()
+						}
+						assert.Equal(t, wantConflict, p.Conflict(), "%s: at once", js)
+						assert.Equal(t, wantShort, p.ShortNumbers(), "%s: at once", js)
+					}()
+				}
+				wg.Wait()
+			}
+		}
 	}
 }
 

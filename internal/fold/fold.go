@@ -6,6 +6,7 @@
 package fold
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,10 +29,77 @@ func Canonical(s string) string {
 // Fold returns CaseFold(Canonical(s)): the form case-insensitive matching
 // compares ("Straße" and "STRASSE" fold alike). ASCII text takes a fast path.
 func Fold(s string) string {
-	if isASCII(s) {
-		return strings.ToLower(s) // what CaseFold(Canonical(s)) is, read once
+	if lower, ok := lowerASCII(s); ok {
+		return lower // what CaseFold(Canonical(s)) is, read once
 	}
 	return CaseFold(Canonical(s))
+}
+
+// lowerASCII returns strings.ToLower(s) and true when s is ASCII (s itself
+// when it has no upper-case letter), or "" and false. It reads and writes
+// eight bytes at a time: Fold runs on every answer a text check reads,
+// and strings.ToLower scans ASCII text twice, then lowers it a byte at a
+// time.
+func lowerASCII(s string) (string, bool) {
+	const high = 0x8080808080808080
+	i := 0 // where lowering starts: the first word with an upper-case letter, else the tail
+	for ; i+8 <= len(s); i += 8 {
+		w := word(s, i)
+		if w&high != 0 {
+			return "", false
+		}
+		if upperBytes(w) != 0 {
+			break
+		}
+	}
+	if tail := s[i:]; len(tail) < 8 && !strings.ContainsFunc(tail, func(r rune) bool { return 'A' <= r && r <= 'Z' }) {
+		if !isASCII(tail) {
+			return "", false
+		}
+		return s, true
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	var buf [8]byte
+	for ; i+8 <= len(s); i += 8 {
+		w := word(s, i)
+		if w&high != 0 {
+			return "", false
+		}
+		binary.LittleEndian.PutUint64(buf[:], w|upperBytes(w)>>2) // 0x80>>2 is 'a'-'A'
+		b.Write(buf[:])
+	}
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return "", false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), true
+}
+
+// word reads bytes [i, i+8) of s as a little-endian word.
+func word(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// upperBytes returns 0x80 in each byte of w that is an ASCII upper-case
+// letter, 0 in the others; every byte of w must be ASCII (below 0x80), so
+// the additions carry into no other byte.
+func upperBytes(w uint64) uint64 {
+	const (
+		fromA = 0x3f3f3f3f3f3f3f3f // a byte plus 0x3f reaches 0x80 from 'A' (0x41) up
+		pastZ = 0x2525252525252525 // a byte plus 0x25 reaches 0x80 from '[' (0x5b) up
+		high  = 0x8080808080808080
+	)
+	return (w + fromA) &^ (w + pastZ) & high
 }
 
 // CaseFold is Unicode's canonical caseless form: NFC, full case folding,

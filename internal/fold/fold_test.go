@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -58,4 +59,66 @@ func TestOriginal(t *testing.T) {
 	if _, _, ok := Original("İstanbul", true, 3, 99); ok {
 		t.Error("a range past the folded text maps to nothing")
 	}
+}
+
+// Fold's word-at-a-time ASCII path is strings.ToLower: every byte value
+// at every position of strings 0 to 40 bytes long (so in a whole word, in
+// the tail, and at each edge of 'A'..'Z'), on lower-case, upper-case and
+// mixed text around it, and random ASCII and non-ASCII strings.
+func TestFoldASCIIIsToLower(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		got, ok := lowerASCII(s)
+		if ascii := isASCII(s); ok != ascii || ok && got != strings.ToLower(s) {
+			t.Fatalf("lowerASCII(%q) = %q, %v; want %q, %v", s, got, ok, strings.ToLower(s), ascii)
+		}
+		if ok && got != s && !strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' }) {
+			t.Fatalf("lowerASCII(%q) copied text without an upper-case letter", s)
+		}
+		if want := CaseFold(Canonical(s)); Fold(s) != want {
+			t.Fatalf("Fold(%q) = %q, want %q", s, Fold(s), want)
+		}
+	}
+	for _, base := range []string{"abcdefghijklmnopqrstuvwxyz0123456789_-", "THE QUICK BROWN FOX JUMPS OVER THE LAZY", "Mixed Case: Order #W123, User ID x_1"} {
+		for n := 0; n <= 40 && n <= len(base); n++ {
+			for pos := 0; pos < n; pos++ {
+				for c := 0; c < 256; c++ {
+					b := []byte(base[:n])
+					b[pos] = byte(c)
+					check(string(b))
+				}
+			}
+			check(base[:n])
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []rune("aZ@[`{\x00\x7fAzé\u0130ß ")
+	for range 20000 {
+		r := make([]rune, rng.IntN(50))
+		for i := range r {
+			r[i] = alphabet[rng.IntN(len(alphabet))]
+			if rng.IntN(4) > 0 {
+				r[i] = rune(rng.IntN(128))
+			}
+		}
+		check(string(r))
+	}
+}
+
+// BenchmarkFoldASCII folds an answer as the text checks do, against
+// strings.ToLower (what Fold called before).
+func BenchmarkFoldASCII(b *testing.B) {
+	s := strings.Repeat(`{"summary": "The user Yusuf Rossi (yusuf_rossi_9620) asked to CANCEL order #W2378156; refund of $54.04 issued.", "tools": ["get_order_details"]} `, 12)
+	b.Run("baseline=strings.ToLower", func(b *testing.B) {
+		b.SetBytes(int64(len(s)))
+		for b.Loop() {
+			_ = strings.ToLower(s)
+		}
+	})
+	b.Run("Fold", func(b *testing.B) {
+		b.SetBytes(int64(len(s)))
+		for b.Loop() {
+			_ = Fold(s)
+		}
+	})
 }
