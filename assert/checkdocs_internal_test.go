@@ -133,7 +133,7 @@ func TestCheckDocsNamesWhatIsMissing(t *testing.T) {
 	testify.Equal(t, "check types with no entry in typeDocs: regex\n"+
 		"hint: add each to typeDocs in assert/checkdocs_types.go (summary, fluent method, an example that builds), then: go run ./cmd/evalkit checks -md > CHECKS.md", problems[0])
 	testify.Contains(t, problems[1], "parameters with no words (type.parameter): ")
-	for _, want := range []string{"llm_judge.criteria", "llm_judge_tool_calls.criteria", "tool_args.expected_args"} {
+	for _, want := range []string{"llm_judge.criteria", "llm_judge_tool_calls.criteria", "tool_calls_with_args.expected_args"} {
 		testify.Contains(t, problems[1], want)
 	}
 	testify.Contains(t, problems[1], "\nhint: add each to paramWords")

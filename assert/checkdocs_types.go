@@ -84,7 +84,7 @@ var typeDocs = map[string]typeDoc{
 	"tools_called":     {summary: "Every named tool was called.", fluent: "ToolsCalled", example: m{"tool_names": l{"get_order_details", "issue_refund"}}},
 	"tools_not_called": {summary: "None of the named tools was called.", fluent: "ToolsNotCalled", example: m{"tool_names": l{"delete_account"}}},
 	"tool_args": {summary: "A call of the tool had the expected arguments (a subset of its arguments, compared as JSON values).", fluent: "ToolArgs", example: m{"tool_name": "issue_refund", "expected_args": m{"order_id": "#W123"}},
-		params: map[string]words{"tool_name": {either: "required, unless calls is given"}, "expected_args": {either: "required, unless calls is given"}, "calls": {either: "in place of tool_name and expected_args"}}},
+		params: map[string]words{"tool_name": {either: "required, unless calls is given"}, "expected_args": {either: "required, unless calls is given", meaning: "arguments the call must have, as JSON values (a subset of the call's: for exact arguments use tool_calls_with_args with match: exact)"}, "calls": {either: "in place of tool_name and expected_args"}}},
 	"tool_call_sequence": {summary: "The tools were called in this order (other calls may come between).", fluent: "ToolCallSequence", example: m{"sequence": l{"get_order_details", "issue_refund"}}},
 	"tool_call_count": {summary: "The tool (every tool, when none is named) was called between min and max times.", fluent: "ToolCallCount", example: m{"tool": "search", "max": 3},
 		params: map[string]words{"min": {meaning: "the fewest calls", either: "give min, max or both"}, "max": {meaning: "the most calls", either: "give min, max or both"}, "tool": {def: "every tool"}}},

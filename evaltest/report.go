@@ -102,10 +102,43 @@ var fluentTypes = map[string]string{
 	"ConversationCompleteness": "conversation_completeness", "RoleAdherence": "role_adherence",
 	"KnowledgeRetention": "knowledge_retention", "TurnRelevancy": "turn_relevancy",
 	"StateEquals": "state_equals",
+	// Fluent methods that share a type, or that the registry's docs do not
+	// name (each type documents one method; see registryNames).
+	"MaxTokens": "cost_budget", "GuardrailNotTriggered": "guardrail_triggered",
+	"MaxToolCalls": "tool_efficiency", "ToolAntiPattern": "tool_anti_pattern", "ToolAntiPatternSteps": "tool_anti_pattern",
+	"ToolArgsExcluded": "tool_args_excluded", "ToolCallChain": "tool_call_chain", "ToolCallsWithArgs": "tool_calls_with_args",
+	"ToolNoRepeat": "tool_no_repeat", "ToolResultIncludes": "tool_result_includes", "ToolResultMatches": "tool_result_matches",
 }
 
+// registryNames maps what a label or a check value says to the
+// registry's type names, from the registry's own docs: byFluent the
+// fluent method each type documents (MaxCost → cost_budget), byGoType the
+// Go type its documented example builds (assert.NoToolErrors →
+// no_tool_errors), so that a report counts Check(assert.X{...}), the
+// fluent method and Eval of one type as one type. A type whose example
+// needs what the registry is not given here (a classifier, tools) keeps
+// its Go type's name.
+var registryNames = sync.OnceValue(func() (names struct{ byFluent, byGoType map[string]string }) {
+	names.byFluent, names.byGoType = map[string]string{}, map[string]string{}
+	reg := assert.NewRegistry().WithJudge(unusedJudge{}).WithEmbedder(unusedEmbedder{})
+	for _, d := range reg.Docs() {
+		if d.Fluent != "" {
+			names.byFluent[d.Fluent] = d.Type
+		}
+		specs, err := reg.ParseSpecs([]byte(d.Example))
+		if err != nil || len(specs) != 1 {
+			continue
+		}
+		if c, err := reg.Build(specs[0].Type, specs[0].Params); err == nil {
+			names.byGoType[strings.TrimPrefix(fmt.Sprintf("%T", c), "*")] = d.Type
+		}
+	}
+	return names
+})
+
 // checkType names a check's type from its label: the registry's name for
-// a fluent method or Eval, the Go type for Check(...).
+// a fluent method, Eval, or Check(...) of a check of package assert; the
+// Go type for Check(...) of any other.
 func checkType(label string, c any) string {
 	if i := strings.Index(label, ": Eval("); i >= 0 {
 		label = label[i+2:] // a case file's eval, after its file and line
@@ -120,10 +153,17 @@ func checkType(label string, c any) string {
 		}
 	case "Check":
 		if c != nil {
-			return strings.TrimPrefix(fmt.Sprintf("%T", c), "*")
+			goType := strings.TrimPrefix(fmt.Sprintf("%T", c), "*")
+			if t, ok := registryNames().byGoType[goType]; ok {
+				return t
+			}
+			return goType
 		}
 	}
 	if t, ok := fluentTypes[name]; ok {
+		return t
+	}
+	if t, ok := registryNames().byFluent[name]; ok {
 		return t
 	}
 	return name

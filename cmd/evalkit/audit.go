@@ -626,11 +626,30 @@ func (f *judgeFinder) build(id evalkit.Identity) (evalkit.Judge, error) {
 	for k, v := range id.Settings {
 		settings[k] = plainNumber(v)
 	}
-	set, err := judgeset.New([]judgeset.Spec{{Name: "recorded", Provider: id.Provider, Model: id.Model, PromptVersion: id.PromptVersion, Settings: settings}}, f.opts...)
+	name := auditJudgeName(id)
+	set, err := judgeset.New([]judgeset.Spec{{Name: name, Provider: id.Provider, Model: id.Model, PromptVersion: id.PromptVersion, Settings: settings}}, f.opts...)
 	if err != nil {
 		return nil, fmt.Errorf("no judge can be built for the recorded identity %s: %s", identityText(id), strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n", "; "), "judgeset: "))
 	}
-	return set.Lookup("recorded", "")
+	return set.Lookup(name, "")
+}
+
+// auditJudgeName names the judge built for a recorded identity after its
+// provider and model ("openai.gpt-4.1-mini"), in the letters a judge set's
+// names take, so its errors say which judge ("judge openai.gpt-4.1-mini
+// needs an API key in $OPENAI_API_KEY") rather than a placeholder.
+func auditJudgeName(id evalkit.Identity) string {
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.':
+			return r
+		}
+		return '-'
+	}, strings.Trim(id.Provider+"."+id.Model, "."))
+	if name == "" || !(name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z' || name[0] >= '0' && name[0] <= '9') {
+		return "recorded"
+	}
+	return name
 }
 
 // plainNumber turns the json.Number a recording decodes into the int64 or

@@ -26,7 +26,7 @@ func (r *auditReport) headline() []string {
 		lines = append(lines, fmt.Sprintf("flipped: %d of %d (%s, Wilson 95%% interval %s–%s)", r.Flips, r.Asked, percent(r.Rate), percent(r.Lo), percent(r.Hi)))
 	}
 	if r.Errors > 0 {
-		lines = append(lines, fmt.Sprintf("errors: %d", r.Errors))
+		lines = append(lines, fmt.Sprintf("errors: %d sampled %s got no verdict (listed under \"not audited\")", r.Errors, plural(r.Errors, "entry", "entries")))
 	}
 	if r.Scored > 0 {
 		lines = append(lines, fmt.Sprintf("score drift: mean %.3f, max %.3f (absolute, on [0,1]) over %d scored %s", r.MeanDiff, r.MaxDiff, r.Scored, plural(r.Scored, "verdict", "verdicts")))

@@ -252,6 +252,23 @@ func TestAuditCannot(t *testing.T) {
 	assert.Equal(t, "evalkit golden audit: -fraction 2: want a share in (0,1], such as 0.1\n", errOut)
 }
 
+// Without the provider's key, every sampled entry is an error that names
+// the judge by its recorded provider and model (not a placeholder name)
+// and the variable to set; the headline counts them as having no verdict.
+func TestAuditWithoutKey(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-test-record-000000")
+	path := recordPolite(t)
+	t.Setenv("OPENAI_API_KEY", "")
+	code, out, errOut := runCLI("golden", "audit", "-n", "2", path)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "evalkit golden audit: 2 of 2 sampled entries could not be audited\n", errOut)
+	assert.Contains(t, out, "errors: 2 sampled entries got no verdict (listed under \"not audited\")\n", out)
+	assert.Equal(t, 2, strings.Count(out, ": judgeset: judge openai.gpt-4.1-mini needs an API key in $OPENAI_API_KEY, which is not set"), out)
+	assert.NotContains(t, out, "judge recorded")
+	assert.Equal(t, "openai.llama3-8b-q4", auditJudgeName(evalkit.Identity{Provider: "openai", Model: "llama3:8b/q4"}))
+	assert.Equal(t, "recorded", auditJudgeName(evalkit.Identity{Provider: "_x"}))
+}
+
 // -judges: a judge set's judge answers the entries of its identity, with
 // its own key variable; a set with no judge of the recorded identity
 // audits nothing and says so. The Markdown's table is well-formed.

@@ -438,7 +438,7 @@ func summarize(title string, files []string, lines []results.Line) summary {
 func renderMarkdown(s summary) string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "## %s\n\n", mdEscape(s.Title))
-	fmt.Fprintf(&b, "**%d checks**: %d pass, %d fail, %d error · %d %s, %d %s", s.Checks, s.Pass, s.Fail, s.Error,
+	fmt.Fprintf(&b, "**%d %s**: %d pass, %d fail, %d error · %d %s, %d %s", s.Checks, plural(s.Checks, "check", "checks"), s.Pass, s.Fail, s.Error,
 		s.Tests, plural(s.Tests, "test", "tests"), s.Cases, plural(s.Cases, "case", "cases"))
 	if len(s.Shards) > 0 {
 		fmt.Fprintf(&b, " · shards %s", strings.Join(s.Shards, ", "))

@@ -109,6 +109,15 @@ func TestReportMarkdown(t *testing.T) {
 	}
 }
 
+// One check is "1 check", as one test is "1 test".
+func TestReportMarkdownOneCheck(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "one.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(`{"v":1,"kind":"check","test":"TestA","check":"C","type":"contains","status":"pass"}`+"\n"), 0o644))
+	code, md, errOut := runCLI("report", "-md", "-", path)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, md, "**1 check**: 1 pass, 0 fail, 0 error · 1 test, 0 cases")
+}
+
 // What a results file holds is text in the summary, never Markdown or
 // HTML of its own: a failure message, test, check, status or judge name
 // cannot add a link, an image, markup or a table cell to a CI job page;
