@@ -640,3 +640,29 @@ func writeChanged(path string, data []byte, exists *bool, sum *string) error {
 	*exists, *sum = true, s
 	return nil
 }
+
+// UpdateFile changes the judge recording at path in place: it merges a
+// journal left beside it (see JournalSuffix), reads it, calls change, and
+// writes it when change reports a change — all holding the recording's
+// lock, as Save holds it, so a record run saving meanwhile waits and
+// loses none of its entries. An error from change, or a recording that
+// does not read, leaves the file as it was. `evalkit golden audit
+// -update` writes through it.
+func UpdateFile(path string, change func(*File) (changed bool, err error)) error {
+	if hasJournal(path) {
+		if _, err := recoverJournal(judgeKind, path); err != nil {
+			return err
+		}
+	}
+	return withFileLock(path, func() error {
+		f, err := Load(path)
+		if err != nil {
+			return err
+		}
+		changed, err := change(f)
+		if err != nil || !changed {
+			return err
+		}
+		return WriteFile(path, f)
+	})
+}

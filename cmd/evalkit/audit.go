@@ -368,25 +368,23 @@ func (r *auditReport) auditFile(ctx context.Context, path string, cands []candid
 	if err != nil {
 		return err
 	}
-	orig, err := golden.Load(path)
-	if err != nil {
-		return err
-	}
 	byKey := map[string]golden.Entry{}
 	for _, e := range fresh.Entries {
 		byKey[e.Key] = e
 	}
 	changed := 0
-	for i, e := range orig.Entries {
-		if n, ok := byKey[e.Key]; ok && !sameEntry(e, n) {
-			orig.Entries[i] = n
-			changed++
+	// Read, changed and written under the recording's lock: a record run
+	// saving meanwhile waits, and keeps its new entries.
+	err = golden.UpdateFile(path, func(orig *golden.File) (bool, error) {
+		for i, e := range orig.Entries {
+			if n, ok := byKey[e.Key]; ok && !sameEntry(e, n) {
+				orig.Entries[i] = n
+				changed++
+			}
 		}
-	}
-	if changed == 0 {
-		return nil
-	}
-	if err := golden.WriteFile(path, orig); err != nil {
+		return changed > 0, nil
+	})
+	if err != nil || changed == 0 {
 		return err
 	}
 	r.Updated = append(r.Updated, fmt.Sprintf("%s: %d %s rewritten", filepath.ToSlash(path), changed, plural(changed, "entry", "entries")))
