@@ -212,6 +212,10 @@ func goValue(v any) string {
 			items[i] = goValue(it)
 		}
 		return "assert.AnyOf{" + strings.Join(items, ", ") + "}"
+	case map[string]any:
+		if b, ok := appendPlainJSON(make([]byte, 0, 128), v, 0); ok {
+			return string(b)
+		}
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
