@@ -186,14 +186,13 @@ func (n *textNode) compact(buf []byte, mode byte) *textNode {
 	}
 	out := &textNode{isList: true, prefix: n.prefix, recs: slices.Clone(n.recs)}
 	multi := false
-	var body []byte
+	// The one line, written while the list may still fit on one: on the
+	// stack up to its size, then grown.
+	var stack [256]byte
+	body := append(stack[:0], n.prefix...)
 	for i, r := range out.recs {
-		if r.mode == '-' || r.mode == '+' {
+		if r.mode == '-' || r.mode == '+' || r.comment != "" {
 			multi = true
-		}
-		body = append(body, r.key...)
-		if r.key != "" {
-			body = append(body, ": "...)
 		}
 		m := mode
 		if r.mode != 0 {
@@ -203,23 +202,23 @@ func (n *textNode) compact(buf []byte, mode byte) *textNode {
 		out.recs[i].val = v
 		if v.isList {
 			multi = true
-		} else {
-			body = append(body, v.line...)
 		}
-		if r.comment != "" {
-			multi = true
+		if multi {
+			continue // stays expanded: every record is still compacted
 		}
+		body = append(body, r.key...)
+		if r.key != "" {
+			body = append(body, ": "...)
+		}
+		body = append(body, v.line...)
 		if i < len(out.recs)-1 {
 			body = append(body, ", "...)
 		}
 	}
-	if (mode == '-' || mode == '+') && len(body) > maxColumn {
-		multi = true
-	}
-	if multi {
+	if multi || (mode == '-' || mode == '+') && len(body)-len(n.prefix) > maxColumn {
 		return out
 	}
-	return &textNode{line: n.prefix + string(body) + "}"}
+	return &textNode{line: string(append(body, '}'))}
 }
 
 // indent writes a line's diff marker and depth.
