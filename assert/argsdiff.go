@@ -343,6 +343,9 @@ func stringAt(level int) int { return (1 << max(level, 0)) << 5 }
 // quoteGo is go-cmp's string literal: quoted, or in backquotes when that
 // is shorter and the string is printable on one line.
 func quoteGo(s string) string {
+	if plainASCII(s) {
+		return `"` + s + `"` // strconv.Quote's, without its escaping pass
+	}
 	q := strconv.Quote(s)
 	if len(q) == len(s)+2 {
 		return q
@@ -353,6 +356,17 @@ func quoteGo(s string) string {
 		return "`" + s + "`"
 	}
 	return q
+}
+
+// plainASCII reports whether s is printable ASCII without a quote or a
+// backslash: strconv.Quote writes it as is between double quotes.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // scalarLine is a scalar with its type, as go-cmp writes an interface's
@@ -370,8 +384,15 @@ func scalarLine(v any, max int) string {
 	case uint64:
 		return "uint64(" + strconv.FormatUint(v, 10) + ")"
 	case string:
+		cut, tail := v, `")`
 		if len(v) > max+3 {
-			return "string(" + quoteGo(v[:max]) + "...)"
+			cut, tail = v[:max], `"...)`
+		}
+		if plainASCII(cut) {
+			return `string("` + cut + tail // one string, not the quote and then the line
+		}
+		if cut != v {
+			return "string(" + quoteGo(cut) + "...)"
 		}
 		return "string(" + quoteGo(v) + ")"
 	}
