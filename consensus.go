@@ -43,11 +43,13 @@ type Candidate struct {
 }
 
 // Outliers returns the candidates farther than maxDistance from the
-// centroid, in order.
+// centroid, in order, except Best: the consensus is never its own
+// outlier, even when every candidate, it too, lies past maxDistance (read
+// Candidates[Best].Distance for that).
 func (c Consensus) Outliers(maxDistance float64) []Candidate {
 	var out []Candidate
-	for _, cand := range c.Candidates {
-		if cand.Distance > maxDistance {
+	for i, cand := range c.Candidates {
+		if i != c.Best && cand.Distance > maxDistance {
 			out = append(out, cand)
 		}
 	}

@@ -43,6 +43,13 @@ func TestNearestCentroidGeometry(t *testing.T) {
 	out := c.Outliers(0.5)
 	require.Len(t, out, 1)
 	assert.Equal(t, "far", out[0].Text)
+	// Past a distance every candidate exceeds, the consensus is still not
+	// its own outlier.
+	out = c.Outliers(0.01)
+	require.Len(t, out, 3)
+	for _, o := range out {
+		assert.NotEqual(t, c.Best, o.Index, "the consensus, %q, is listed as an outlier", o.Text)
+	}
 	assert.Greater(t, c.Candidates[0].Confidence, c.Candidates[3].Confidence)
 
 	same, err := evalkit.NearestCentroid(context.Background(), vectors{{0.6, 0.8}, {0.6, 0.8}}, []string{"x", "x"})

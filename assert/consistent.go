@@ -22,8 +22,9 @@ type SetCheck interface {
 // them (evalkit.NearestCentroid), and passes when every answer lies within
 // MaxDistance of the centroid of their embeddings. The failure names the
 // outliers, with their distance and confidence, and the consensus answer
-// (the one nearest the centroid); the Result's Score is the share of
-// answers within MaxDistance. After ObjectWeaver's epistemic validation,
+// (the one nearest the centroid), which is never listed as its own
+// outlier: when it too lies past MaxDistance, the summary says so; the
+// Result's Score is the share of answers within MaxDistance. After ObjectWeaver's epistemic validation,
 // which keeps the consensus-aligned completion and drops the outliers.
 //
 // Over several transcripts (CheckSet: the runs of a Repeat, the attempts of
@@ -141,8 +142,12 @@ func (c Consistent) judge(ctx context.Context, answers []string, noun string) (R
 		details = append(details, Detail{"outlier", fmt.Sprintf("%s %d (distance %.2f, confidence %.2f): %s", noun, o.Index+1, o.Distance, o.Confidence, excerpt(o.Text))})
 	}
 	details = append(details, Detail{"distances", boundedList(distances)})
-	score := ratio(len(answers)-len(outliers), len(answers))
-	if len(outliers) == 0 {
+	far := len(outliers) // past the distance, the consensus included when it is
+	if best.Distance > c.MaxDistance {
+		far++
+	}
+	score := ratio(len(answers)-far, len(answers))
+	if far == 0 {
 		all := fmt.Sprintf("all %d %ss lie", len(answers), noun)
 		if len(answers) == 2 {
 			all = fmt.Sprintf("both %ss lie", noun)
@@ -153,7 +158,14 @@ func (c Consistent) judge(ctx context.Context, answers []string, noun string) (R
 	for i, o := range outliers {
 		names[i] = strconv.Itoa(o.Index + 1)
 	}
-	return fail(score, fmt.Sprintf("%d of %d %ss lie farther than %v from the centroid: %s %s", len(outliers), len(answers), noun, c.MaxDistance, noun, joinWords(names)), details...), nil
+	which := noun + " " + joinWords(names)
+	switch {
+	case len(outliers) == 0:
+		which = fmt.Sprintf("the consensus (%s %d) itself", noun, best.Index+1)
+	case far > len(outliers):
+		which += fmt.Sprintf(", and the consensus (%s %d) itself", noun, best.Index+1)
+	}
+	return fail(score, fmt.Sprintf("%d of %d %ss lie farther than %v from the centroid: %s", far, len(answers), noun, c.MaxDistance, which), details...), nil
 }
 
 // joinWords joins a, b and c.

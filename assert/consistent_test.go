@@ -44,6 +44,28 @@ func TestConsistentNamesTheOutliers(t *testing.T) {
 		{Label: "distances", Text: "0.49, 0.64, 0.52, 1.01"},
 	}, res.Details)
 
+	// Every candidate past the distance: the consensus is named once, as
+	// the consensus, never in its own outlier list.
+	tight := assert.Consistent{Embedder: judgefake.BagOfWords(64), MaxDistance: 0.3}
+	res, err = tight.CheckSet(context.Background(), trs)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, 0.0, res.Score)
+	testify.Equal(t, "4 of 4 candidates lie farther than 0.3 from the centroid: candidate 2, 3 and 4, and the consensus (candidate 1) itself", res.Summary)
+	testify.Equal(t, []assert.Detail{
+		{Label: "consensus", Text: `candidate 1 (distance 0.49, confidence 0.71): "Refunds are accepted within 30 days of delivery."`},
+		{Label: "outlier", Text: `candidate 2 (distance 0.64, confidence 0.63): "You can get a refund within 30 days of delivery."`},
+		{Label: "outlier", Text: `candidate 3 (distance 0.52, confidence 0.70): "Refunds are accepted within 30 days of the delivery date."`},
+		{Label: "outlier", Text: `candidate 4 (distance 1.01, confidence 0.41): "Our store opens at 9am on weekdays."`},
+		{Label: "distances", Text: "0.49, 0.64, 0.52, 1.01"},
+	}, res.Details)
+	// Only the consensus past it (two answers far apart, 0.71 each).
+	pair := []*evalkit.Transcript{answer(refundAnswers[0]), answer(refundAnswers[3])}
+	res, err = assert.Consistent{Embedder: judgefake.BagOfWords(64), MaxDistance: 0.7}.CheckSet(context.Background(), pair)
+	require.NoError(t, err)
+	testify.False(t, res.Passed)
+	testify.Equal(t, "2 of 2 candidates lie farther than 0.7 from the centroid: candidate 2, and the consensus (candidate 1) itself", res.Summary)
+
 	res, err = c.CheckSet(context.Background(), trs[:3])
 	require.NoError(t, err)
 	testify.True(t, res.Passed)

@@ -41,13 +41,19 @@ type Calibration struct {
 // reports an evaluation error when an item could not be judged (the item
 // is left out of the figures). The gates — AtLeastKappa, AtLeastAccuracy,
 // AtLeastTPR, AtLeastTNR, AtLeastAlpha, MaxMeanScoreDiff — then fail it
-// when a figure is below their bar, or cannot be computed. A failure
-// reads:
+// when a figure is below their bar, or cannot be computed. The summary
+// is logged once; each failing gate is one line naming its figure, the
+// figure's value and the bar:
 //
-//	Calibrate("refunds.jsonl").AtLeastKappa(0.60): kappa 0.412, want >= 0.60
+//	Calibrate("refunds.jsonl"):
+//	refunds.jsonl: 50 of 50 items judged
 //	agreement: accuracy 0.820 (41 of 50), kappa 0.412, TPR 0.950 (19 of 20 passes), TNR 0.733 (22 of 30 fails)
 //	confusion: people pass: judge pass 19, judge fail 1; people fail: judge pass 8, judge fail 22
 //	judge: gpt-4.1-mini (replayed testdata/evalkit/TestJudgeAgrees.judge.json)
+//	Calibrate("refunds.jsonl").AtLeastKappa(0.60): kappa 0.412, want >= 0.60
+//	Calibrate("refunds.jsonl").AtLeastTNR(0.80): TNR 0.733, want >= 0.80
+//
+// Results files keep every figure on each gate's entry.
 //
 // The idea — measure an LLM judge against human labels before trusting it
 // — is inspect_ai's and LangSmith's judge alignment, and the MT-Bench
@@ -88,7 +94,11 @@ func (t *T) Calibrate(gold *calibrate.Gold, opts ...assert.JudgeOption) *Calibra
 		return c
 	}
 	c.report, c.ran = rep, true
-	t.tb.Logf("%s:\n%s", c.label, rep.Summary())
+	summary := rep.Summary()
+	if c.judge != "" {
+		summary += "\njudge: " + c.judge
+	}
+	t.tb.Logf("%s:\n%s", c.label, summary) // once: a failing canary or gate names only its own figure
 	if len(rep.Errors) > 0 {
 		c.settle(c.label, assert.Result{}, itemErrors(rep), firstErr)
 	}
@@ -240,8 +250,13 @@ func (c *Calibration) settle(label string, res assert.Result, err error, step *s
 	if n == nil {
 		n = &note{}
 	}
+	// The message is the gate's own line (a failing canary's lines too):
+	// the figures were logged once, and four failing gates must not print
+	// them four times. The results file keeps them on every entry.
+	printed := res
+	printed.Details = slices.DeleteFunc(slices.Clone(res.Details), func(d assert.Detail) bool { return d.Label != "canary" })
 	var b strings.Builder
-	writeOutcome(&b, label, res, err, n)
+	writeOutcome(&b, label, printed, err, n)
 	if n.hint != "" {
 		b.WriteString("\n" + n.hint)
 	}

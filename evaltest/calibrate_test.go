@@ -91,11 +91,27 @@ canaries: 2 of 2 as they must be`, tb.logs[0])
 		c = evaltest.New(et.TB(), evaltest.WithJudge(amountJudge)).Calibrate(gold).AtLeastKappa(0.61).AtLeastTNR(0.8)
 	})
 	assert.False(t, c.OK())
-	assert.Equal(t, []string{`Calibrate("refunds.jsonl").AtLeastKappa(0.61): kappa 0.600, want >= 0.61
-agreement: accuracy 0.800 (8 of 10), kappa 0.600, TPR 0.800 (4 of 5 passes), TNR 0.800 (4 of 5 fails)
-confusion: people pass: judge pass 4, judge fail 1; people fail: judge pass 1, judge fail 4
-annotators: 3; Krippendorff's alpha 0.392 with the judge, 0.517 among themselves
-canaries: 2 of 2 as they must be`}, tb.errors)
+	assert.Equal(t, []string{`Calibrate("refunds.jsonl").AtLeastKappa(0.61): kappa 0.600, want >= 0.61`}, tb.errors)
+}
+
+// Four failing gates print the summary once (Calibrate's log) and four
+// lines, each naming its figure, the figure's value and its bar — not the
+// summary again under each gate. The results file keeps every figure on
+// each gate's entry.
+func TestCalibrateFailingGatesPrintSummaryOnce(t *testing.T) {
+	gold := refundsGold(t)
+	tb := calibrated(func(et *evaltest.T) {
+		evaltest.New(et.TB(), evaltest.WithJudge(amountJudge)).Calibrate(gold).
+			AtLeastKappa(0.9).AtLeastAccuracy(0.9).AtLeastTPR(0.9).AtLeastTNR(0.9)
+	})
+	require.Len(t, tb.logs, 1)
+	assert.Equal(t, 1, strings.Count(tb.logs[0], "agreement: "), tb.logs[0])
+	assert.Equal(t, []string{
+		`Calibrate("refunds.jsonl").AtLeastKappa(0.90): kappa 0.600, want >= 0.90`,
+		`Calibrate("refunds.jsonl").AtLeastAccuracy(0.90): accuracy 0.800, want >= 0.90`,
+		`Calibrate("refunds.jsonl").AtLeastTPR(0.90): TPR 0.800, want >= 0.90`,
+		`Calibrate("refunds.jsonl").AtLeastTNR(0.90): TNR 0.800, want >= 0.90`,
+	}, tb.errors)
 }
 
 // A judge that passes everything looks 50% accurate and perfectly
@@ -107,12 +123,10 @@ func TestCalibrateAlwaysPassJudgeFailsItsCanary(t *testing.T) {
 	})
 	require.Len(t, tb.errors, 2)
 	assert.Equal(t, `Calibrate("refunds.jsonl"): 1 of 2 canaries wrong
-canary: "canary-bad": the judge passed a known-bad answer
-agreement: accuracy 0.500 (5 of 10), kappa 0.000, TPR 1.000 (5 of 5 passes), TNR 0.000 (0 of 5 fails)
-confusion: people pass: judge pass 5, judge fail 0; people fail: judge pass 5, judge fail 0
-annotators: 3; Krippendorff's alpha 0.240 with the judge, 0.517 among themselves
-canaries: 1 of 2 as they must be; canary "canary-bad": the judge passed a known-bad answer`, tb.errors[0])
-	assert.True(t, strings.HasPrefix(tb.errors[1], `Calibrate("refunds.jsonl").AtLeastKappa(0.60): kappa 0.000, want >= 0.60`), tb.errors[1])
+canary: "canary-bad": the judge passed a known-bad answer`, tb.errors[0])
+	assert.Equal(t, `Calibrate("refunds.jsonl").AtLeastKappa(0.60): kappa 0.000, want >= 0.60`, tb.errors[1])
+	require.Len(t, tb.logs, 1)
+	assert.Contains(t, tb.logs[0], "\nagreement: accuracy 0.500 (5 of 10), kappa 0.000, TPR 1.000 (5 of 5 passes), TNR 0.000 (0 of 5 fails)\n")
 
 	// Every canary: a judge that fails everything is caught the other way.
 	tb = calibrated(func(et *evaltest.T) {
@@ -305,17 +319,25 @@ func TestCalibratePandaLM(t *testing.T) {
 	tb := &capturingTB{TB: t}
 	evaltest.New(tb, evaltest.WithJudge(judge)).Calibrate(set, opts...).AtLeastTNR(0.9)
 	require.Len(t, tb.errors, 1)
-	assert.True(t, strings.HasPrefix(tb.errors[0], `Calibrate("pandalm-100", PassingLabels("1"), OfferedLabels("1", "2", "Tie")).AtLeastTNR(0.90): TNR 0.764, want >= 0.90
+	assert.Equal(t, `Calibrate("pandalm-100", PassingLabels("1"), OfferedLabels("1", "2", "Tie")).AtLeastTNR(0.90): TNR 0.764, want >= 0.90`, tb.errors[0])
+	require.Len(t, tb.logs, 1)
+	assert.True(t, strings.HasPrefix(tb.logs[0], `Calibrate("pandalm-100", PassingLabels("1"), OfferedLabels("1", "2", "Tie")):
+pandalm-100: 100 of 100 items judged
 agreement: accuracy 0.820 (82 of 100), kappa 0.642, TPR 0.889 (40 of 45 passes), TNR 0.764 (42 of 55 fails)
 confusion: people pass: judge pass 40, judge fail 5; people fail: judge pass 13, judge fail 42
-annotators: 3; Krippendorff's alpha `), tb.errors[0])
-	assert.Contains(t, tb.errors[0], "\njudge: gpt-3.5-turbo-0301 (replayed testdata/evalkit/TestCalibratePandaLM.judge.json)")
+annotators: 3; Krippendorff's alpha `), tb.logs[0])
+	assert.Contains(t, tb.logs[0], "\njudge: gpt-3.5-turbo-0301 (replayed testdata/evalkit/TestCalibratePandaLM.judge.json)")
 }
 
-// capturingTB is the test's own TB with failures kept, not reported.
+// capturingTB is the test's own TB with failures and logs kept, not reported.
 type capturingTB struct {
 	testing.TB
 	errors []string
+	logs   []string
+}
+
+func (c *capturingTB) Logf(format string, args ...any) {
+	c.logs = append(c.logs, fmt.Sprintf(format, args...))
 }
 
 func (c *capturingTB) Errorf(format string, args ...any) {

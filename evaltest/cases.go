@@ -153,9 +153,14 @@ func RunCases(t *testing.T, glob string, run func(et *T, c Case) *evalkit.Transc
 	t.Helper()
 	probe := New(t, opts...)
 	tb := probe.tb // reports redacted
-	cases, err := LoadCases(glob, probe.loadRegistry())
+	cases, problems, err := loadCases(glob, probe.loadRegistry())
 	if err == nil {
-		err = probe.judgeless(cases)
+		// The cases read despite other problems are checked for a judge
+		// too: every problem is in the one report.
+		problems = append(problems, probe.judgeless(cases)...)
+		if len(problems) > 0 {
+			err = &CaseFileError{Problems: problems}
+		}
 	}
 	if err != nil {
 		tb.Fatalf("RunCases(%q): %v", glob, err)
@@ -315,19 +320,33 @@ func shardOf(name string, n int) int {
 // never waited on) of at most 4 MiB, and a run reads at most 10,000 cases:
 // EVALKIT_MAX_CASE_FILE_BYTES and EVALKIT_MAX_CASES raise the limits.
 func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
+	cases, problems, err := loadCases(glob, reg)
+	if err != nil {
+		return nil, err
+	}
+	if len(problems) > 0 {
+		return nil, &CaseFileError{Problems: problems}
+	}
+	return cases, nil
+}
+
+// loadCases is LoadCases returning, beside its problems, the cases it
+// could read, so that RunCases can add its own problems about them (a
+// judged eval and no judge) to the one report. err is set only when no
+// file could be looked for (a bad pattern, nothing matching).
+func loadCases(glob string, reg *assert.Registry) (cases []Case, problems []string, err error) {
 	files, err := filepath.Glob(glob)
 	if err != nil {
-		return nil, fmt.Errorf("bad pattern %q: %w", glob, err)
+		return nil, nil, fmt.Errorf("bad pattern %q: %w", glob, err)
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no case files match %q", glob)
+		return nil, nil, fmt.Errorf("no case files match %q", glob)
 	}
 	slices.Sort(files)
 	if reg == nil {
 		reg = assert.NewRegistry()
 	}
 	var all []Case
-	var problems []string
 	for _, f := range files {
 		data, err := inputs.ReadFile(f, inputs.CaseFile)
 		if err != nil {
@@ -340,7 +359,7 @@ func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
 		if err := inputs.Check(glob, int64(len(all)), inputs.Cases); err != nil {
 			// Past the count, the rest is not read: a run of that many
 			// subtests is a mistake more often than a suite.
-			return nil, &CaseFileError{Problems: append(problems, err.Error())}
+			return all, append(problems, err.Error()), nil
 		}
 	}
 	seen := map[string]Case{}
@@ -355,10 +374,7 @@ func LoadCases(glob string, reg *assert.Registry) ([]Case, error) {
 		}
 		seen[key] = c
 	}
-	if len(problems) > 0 {
-		return nil, &CaseFileError{Problems: problems}
-	}
-	return all, nil
+	return all, problems, nil
 }
 
 // CaseFileError lists the problems of case files, one a line.

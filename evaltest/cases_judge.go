@@ -8,12 +8,12 @@ import (
 	"github.com/evalkit-go/evalkit/assert"
 )
 
-// judgeless returns, as a CaseFileError, every eval of cases that asks a
+// judgeless returns, one problem a line, every eval of cases that asks a
 // judge (llm_judge, a metric, an assertion wrapping one) when the T has
 // neither a judge nor a judge set, each with its file, line and case: a
-// case file that can only fail at run time fails at load. nil when the T
+// case file that can only fail at run time fails at load. None when the T
 // has a judge, or no eval asks one.
-func (t *T) judgeless(cases []Case) error {
+func (t *T) judgeless(cases []Case) []string {
 	if t.judge != nil || t.judgeSet() != nil {
 		return nil
 	}
@@ -30,8 +30,5 @@ func (t *T) judgeless(cases []Case) error {
 			}
 		}
 	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return &CaseFileError{Problems: problems}
+	return problems
 }

@@ -270,3 +270,37 @@ func TestCaseFileJudgeWithoutJudgeFailsAtLoad(t *testing.T) {
 	assert.NotContains(t, text, "the agent ran")
 	assert.NotContains(t, text, "=== RUN   TestJudgelessProbe/refund", "no case ran")
 }
+
+// A judged eval with no judge is listed in the same report as the file's
+// other problems — a misspelt parameter, an unknown field — not only once
+// they are fixed: RunCases's doc promises every problem at once.
+func TestCaseFileJudgeWithoutJudgeListedWithOtherProblems(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "judged.yaml")
+	require.NoError(t, os.WriteFile(file, []byte(`cases:
+  - name: refund
+    input: Where is my refund?
+    evals:
+      - type: contains
+        params: {patern: [refund]}
+      - type: llm_judge
+        params: {criteria: Confirms the refund}
+  - name: polite
+    input: Thanks
+    tag: smoke
+    evals:
+      - type: llm_judge
+        params: {criteria: Is polite}
+`), 0o644))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestJudgelessProbe$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "EVALKIT_JUDGELESS_PROBE="+file, "EVALKIT_SHARD=", "EVALKIT_REPORT=")
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "the probe fails:\n%s", out)
+	text := string(out)
+	shown := filepath.ToSlash(file)
+	assert.Contains(t, text, `RunCases("`+file+`"): 4 problems in the case files:`)
+	assert.Contains(t, text, `param "patern": unknown parameter`)
+	assert.Contains(t, text, `field "tag": unknown`)
+	assert.Contains(t, text, shown+`:7: case "refund": llm_judge asks a judge, and RunCases has none`)
+	assert.Contains(t, text, shown+`:13: case "polite": llm_judge asks a judge, and RunCases has none`)
+	assert.NotContains(t, text, "the agent ran")
+}

@@ -256,7 +256,9 @@ const replayKey = "evalkit-replay-no-key"
 // start without a key; in record, refresh and live mode the value of the
 // environment variable env. The key is never written to a recording
 // either way. When env is unset or empty outside replay mode, the test
-// stops (tb.Fatalf) naming it, rather than record the API's 401.
+// stops (tb.Fatalf) naming it, rather than record the API's 401 — also
+// when the SDK is pointed at a local fake server (judgefake.NewServer),
+// which needs no real key: set env to any value to record against it.
 //
 //	client := anthropic.NewClient(option.WithAPIKey(evaltest.APIKey(t, "ANTHROPIC_API_KEY")), option.WithHTTPClient(evaltest.HTTPClient(t)))
 func APIKey(tb testing.TB, env string) string {
@@ -272,7 +274,8 @@ func APIKey(tb testing.TB, env string) string {
 	}
 	key := os.Getenv(env)
 	if key == "" {
-		tb.Fatalf("APIKey(t, %q): error: %s is not set, and mode %s asks the live API; set it, or replay (unset EVALKIT_MODE)", env, env, mode)
+		tb.Fatalf("APIKey(t, %q): error: %s is not set, and mode %s asks the live API; set it, or replay (unset EVALKIT_MODE)\n"+
+			"hint: recording against a local fake server (judgefake.NewServer), not the live API? Any value will do: %s=fake EVALKIT_MODE=%s go test …", env, env, mode, env, mode)
 		return ""
 	}
 	return key

@@ -62,7 +62,8 @@ func TestAPIKey(t *testing.T) {
 		evaltest.APIKey(tb, "OPENAI_API_KEY")
 		t.Error("APIKey went on with no key")
 	})
-	assert.Equal(t, []string{`APIKey(t, "OPENAI_API_KEY"): error: OPENAI_API_KEY is not set, and mode record asks the live API; set it, or replay (unset EVALKIT_MODE)`}, tb.errors)
+	assert.Equal(t, []string{`APIKey(t, "OPENAI_API_KEY"): error: OPENAI_API_KEY is not set, and mode record asks the live API; set it, or replay (unset EVALKIT_MODE)
+hint: recording against a local fake server (judgefake.NewServer), not the live API? Any value will do: OPENAI_API_KEY=fake EVALKIT_MODE=record go test …`}, tb.errors)
 }
 
 // Repeat's attempts each record and replay their own answers, even

@@ -22,7 +22,12 @@ import (
 // through HTTPClient and the judges, and the key shapes of the major
 // providers are redacted without registering. A value shorter than 8
 // bytes is not redacted: replacing it everywhere would garble the text
-// (no provider issues keys that short). Safe for concurrent use; call it
+// (no provider issues keys that short). A value an environment variable
+// named as a credential holds keeps that variable's label
+// ("[redacted:env:CRM_TOKEN]"), registered before or after, and a value
+// registered twice keeps its first name: registering it changes only
+// the label of what evalkit would not redact otherwise. Safe for
+// concurrent use; call it
 // from TestMain or a test before the secret can appear.
 func RegisterSecret(name, value string) {
 	secret.Learn("secret:"+name, value)

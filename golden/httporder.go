@@ -36,12 +36,20 @@ func WithTest(name string) Option { return func(s *store) { s.test = name } }
 // noteCall records that the request id was its test's seq-th request
 // this run: where the file will list it. A test's latest Transport says
 // where its requests go (a rerun, go test -count=2, may call otherwise).
-// st.mu is held.
+// A place that changed makes a record run write the file again (when its
+// bytes differ), because another test's Save may have written this test's
+// interactions while it was still making its calls, in an order it had
+// not finished. st.mu is held.
 func (st *httpStore) noteCall(id string, seq int) {
 	if st.pos == nil {
 		st.pos = map[string]int{}
 	}
-	st.pos[id] = seq
+	if old, ok := st.pos[id]; !ok || old != seq {
+		st.pos[id] = seq
+		if _, recorded := st.entries[id]; recorded { // a new one makes the file dirty when it is
+			st.moved = true
+		}
+	}
 }
 
 // ordered sorts list as it is written: by test, then the interactions

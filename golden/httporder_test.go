@@ -128,3 +128,58 @@ func TestHTTPRecordingCallOrderAcrossTransports(t *testing.T) {
 	assert.Equal(t, want, got[4:], "the test's calls in its order, across its Transports")
 	require.NoError(t, golden.Verify(path))
 }
+
+// A parallel test's Save writes every test's interactions, another's too
+// while that one is still making its calls: the other's own Save then
+// writes its finished order, though it recorded nothing new since
+// (TestHTTPRecordingInCallOrder failed so under -race in CI, a replayed
+// call's place from the previous run tying with this run's). Run here in
+// a fixed interleaving, with two turn orders so that one of them ties
+// against the keys' order whatever they hash to.
+func TestHTTPRecordingOrderAfterAnotherTestsSave(t *testing.T) {
+	for _, turns := range [][]string{{"zebra", "alpha", "mango", "kiwi"}, {"zebra", "alpha", "kiwi", "mango"}} {
+		path := httpPath(t)
+		live, _ := echoLive()
+		call := func(tr *golden.Transport, test, msg string) {
+			body := fmt.Sprintf(`{"model": "m", "messages": [{"role": "user", "content": %q}]}`, test+" "+msg)
+			status, _, err := chat(t, tr.Client(), "http://fake/v1/chat/completions", body, nil)
+			require.NoError(t, err)
+			require.Equal(t, 200, status)
+		}
+		open := func(test string) *golden.Transport {
+			tr, err := golden.NewTransport(path, live, golden.WithMode(golden.ModeRecord), golden.WithTest(test))
+			require.NoError(t, err)
+			return tr
+		}
+		// The first run: each test's calls, saved, closed.
+		a := open("TestA")
+		for _, m := range turns {
+			call(a, "TestA", m)
+		}
+		require.NoError(t, a.Save())
+		require.NoError(t, a.Close())
+		c := open("TestC")
+		call(c, "TestC", "hello")
+		require.NoError(t, c.Save())
+		require.NoError(t, c.Close())
+
+		// The second: TestA adds a call before its third, and TestC saves
+		// while TestA has one call left to make.
+		a = open("TestA")
+		call(a, "TestA", turns[0])
+		call(a, "TestA", turns[1])
+		call(a, "TestA", "hold on")
+		call(a, "TestA", turns[2])
+		c = open("TestC")
+		call(c, "TestC", "hello")
+		require.NoError(t, c.Save())
+		require.NoError(t, c.Close())
+		call(a, "TestA", turns[3])
+		require.NoError(t, a.Save())
+		require.NoError(t, a.Close())
+
+		want := []string{"TestA: TestA " + turns[0], "TestA: TestA " + turns[1], "TestA: TestA hold on", "TestA: TestA " + turns[2], "TestA: TestA " + turns[3], "TestC: TestC hello"}
+		assert.Equal(t, want, contents(t, path), "TestA's calls in the order of its last run")
+		require.NoError(t, golden.Verify(path))
+	}
+}

@@ -168,6 +168,7 @@ type httpStore struct {
 	partial  bool
 	notes    []string       // see Transport.Notes
 	pos      map[string]int // by ID: its place among its test's requests this run (httporder.go)
+	moved    bool           // a call's place changed since the file was last written
 	fileIdx  map[string]int // by ID: its place in the file as read
 }
 
@@ -253,6 +254,16 @@ func (st *httpStore) testCounter(test string) *counter {
 			st.tests = map[string]*counter{}
 		}
 		st.tests[test] = c
+		if test != "" {
+			// The test runs anew (-count, or another mode's run in this
+			// process): the places of its last run's calls say nothing of
+			// this one's, and would tie with them.
+			for id := range st.pos {
+				if in, ok := st.entries[id]; ok && in.Test == test {
+					delete(st.pos, id)
+				}
+			}
+		}
 	}
 	c.mu.Lock()
 	c.open++
@@ -839,7 +850,7 @@ func (t *Transport) save() error {
 // Save), holding its lock.
 func (st *httpStore) write() error {
 	switch {
-	case st.mode == ModeRecord && st.dirty, st.mode == ModeRefresh && len(st.fresh) > 0:
+	case st.mode == ModeRecord && (st.dirty || st.moved), st.mode == ModeRefresh && len(st.fresh) > 0:
 		return withFileLock(st.path, st.writeLocked)
 	}
 	return nil
@@ -855,7 +866,7 @@ func (st *httpStore) writeLocked() error {
 	if err != nil {
 		return err
 	}
-	st.dirty = false
+	st.dirty, st.moved = false, false
 	return nil
 }
 

@@ -16,8 +16,10 @@ import (
 const maxReason = 300
 
 func (r *auditReport) headline() []string {
-	lines := []string{fmt.Sprintf("audited %d of %d auditable entries (seed %d), from %d %s holding %d %s",
-		len(r.Rows), r.Auditable, r.Seed, r.Recordings, plural(r.Recordings, "recording", "recordings"), r.Entries, plural(r.Entries, "entry", "entries"))}
+	// How many were sampled and asked, and how many got a verdict: a
+	// sample none of whose entries got one audited nothing.
+	lines := []string{fmt.Sprintf("asked %d of %d auditable entries (seed %d), %d got a verdict, from %d %s holding %d %s",
+		len(r.Rows), r.Auditable, r.Seed, r.Asked, r.Recordings, plural(r.Recordings, "recording", "recordings"), r.Entries, plural(r.Entries, "entry", "entries"))}
 	for _, why := range slices.Sorted(maps.Keys(r.NotAuditable)) {
 		n := r.NotAuditable[why]
 		lines = append(lines, fmt.Sprintf("not auditable: %d %s: %s", n, plural(n, "entry", "entries"), why))

@@ -144,7 +144,7 @@ func TestAuditReportsTheChangedSubset(t *testing.T) {
 	assert.Equal(t, "evalkit golden audit: 3 verdicts flipped, more than -max-flips 0\n", errOut)
 	require.NoError(t, srv.Err())
 	head := "evalkit golden audit\n" +
-		"audited 10 of 10 auditable entries (seed 1), from 1 recording holding 10 entries\n" +
+		"asked 10 of 10 auditable entries (seed 1), 10 got a verdict, from 1 recording holding 10 entries\n" +
 		"flipped: 3 of 10 (30.0%, Wilson 95% interval 10.8%–60.3%)\n" +
 		"score drift: mean 0.170, max 0.500 (absolute, on [0,1]) over 10 scored verdicts\n" +
 		"model: gpt-4.1-mini-2025-04-14, as recorded (10 verdicts)\n" +
@@ -198,7 +198,7 @@ func TestAuditSampleAndModelVersion(t *testing.T) {
 		defer srv.Close()
 		code, out, errOut := runCLI("golden", "audit", "-n", "4", "-seed", seed, "-max-flips", "10", "-base-url", srv.URL, path)
 		require.Equal(t, 0, code, errOut)
-		assert.Contains(t, out, "audited 4 of 10 auditable entries (seed "+seed+")")
+		assert.Contains(t, out, "asked 4 of 10 auditable entries (seed "+seed+"), 4 got a verdict, from")
 		assert.Contains(t, out, "model: now gpt-4.1-mini-2025-09-30, recorded gpt-4.1-mini-2025-04-14 (4 verdicts): the provider serves another model version\n")
 		var contents []string
 		for _, r := range srv.Requests() {
@@ -224,7 +224,7 @@ func TestAuditCannot(t *testing.T) {
 	defer srv.Close()
 	code, out, errOut := runCLI("golden", "audit", "-n", "56", "-max-flips", "99", "-base-url", srv.URL, "../../testdata/evalkit/TestMTBenchJudgments.judge.json")
 	assert.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "audited 4 of 4 auditable entries (seed 1), from 1 recording holding 56 entries\n"+
+	assert.Contains(t, out, "asked 4 of 4 auditable entries (seed 1), 4 got a verdict, from 1 recording holding 56 entries\n"+
 		"not auditable: 52 entries: the recording holds an excerpt of the request (a long text was cut; record with EVALKIT_RECORD_WHOLE=1 to audit it)\n")
 
 	path := recordPolite(t)
@@ -233,6 +233,7 @@ func TestAuditCannot(t *testing.T) {
 	code, out, errOut = runCLI("golden", "audit", "-n", "5", "-max-calls", "3", "-max-flips", "9", "-base-url", srv2.URL, path)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "evalkit golden audit: 2 of 5 sampled entries could not be audited\n", errOut)
+	assert.Contains(t, out, "asked 5 of 10 auditable entries (seed 1), 3 got a verdict, from 1 recording holding 10 entries\n", "the headline says how many got a verdict")
 	assert.Contains(t, out, "not audited:\n")
 	assert.Equal(t, 2, strings.Count(out, "the budget of 3 judge calls is spent (-max-calls)"), out)
 
@@ -262,6 +263,7 @@ func TestAuditWithoutKey(t *testing.T) {
 	code, out, errOut := runCLI("golden", "audit", "-n", "2", path)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, "evalkit golden audit: 2 of 2 sampled entries could not be audited\n", errOut)
+	assert.Contains(t, out, "\nasked 2 of 10 auditable entries (seed 1), 0 got a verdict, from 1 recording holding 10 entries\n", "no verdict: the headline does not say the entries were audited")
 	assert.Contains(t, out, "errors: 2 sampled entries got no verdict (listed under \"not audited\")\n", out)
 	assert.Equal(t, 2, strings.Count(out, ": judgeset: judge openai.gpt-4.1-mini needs an API key in $OPENAI_API_KEY, which is not set"), out)
 	assert.NotContains(t, out, "judge recorded")
