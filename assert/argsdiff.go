@@ -186,14 +186,13 @@ func (n *textNode) compact(buf []byte, mode byte) *textNode {
 	}
 	out := &textNode{isList: true, prefix: n.prefix, recs: slices.Clone(n.recs)}
 	multi := false
-	var body []byte
+	// The one line, written while the list may still fit on one: on the
+	// stack up to its size, then grown.
+	var stack [256]byte
+	body := append(stack[:0], n.prefix...)
 	for i, r := range out.recs {
-		if r.mode == '-' || r.mode == '+' {
+		if r.mode == '-' || r.mode == '+' || r.comment != "" {
 			multi = true
-		}
-		body = append(body, r.key...)
-		if r.key != "" {
-			body = append(body, ": "...)
 		}
 		m := mode
 		if r.mode != 0 {
@@ -203,23 +202,23 @@ func (n *textNode) compact(buf []byte, mode byte) *textNode {
 		out.recs[i].val = v
 		if v.isList {
 			multi = true
-		} else {
-			body = append(body, v.line...)
 		}
-		if r.comment != "" {
-			multi = true
+		if multi {
+			continue // stays expanded: every record is still compacted
 		}
+		body = append(body, r.key...)
+		if r.key != "" {
+			body = append(body, ": "...)
+		}
+		body = append(body, v.line...)
 		if i < len(out.recs)-1 {
 			body = append(body, ", "...)
 		}
 	}
-	if (mode == '-' || mode == '+') && len(body) > maxColumn {
-		multi = true
-	}
-	if multi {
+	if multi || (mode == '-' || mode == '+') && len(body)-len(n.prefix) > maxColumn {
 		return out
 	}
-	return &textNode{line: n.prefix + string(body) + "}"}
+	return &textNode{line: string(append(body, '}'))}
 }
 
 // indent writes a line's diff marker and depth.
@@ -344,6 +343,9 @@ func stringAt(level int) int { return (1 << max(level, 0)) << 5 }
 // quoteGo is go-cmp's string literal: quoted, or in backquotes when that
 // is shorter and the string is printable on one line.
 func quoteGo(s string) string {
+	if plainASCII(s) {
+		return `"` + s + `"` // strconv.Quote's, without its escaping pass
+	}
 	q := strconv.Quote(s)
 	if len(q) == len(s)+2 {
 		return q
@@ -354,6 +356,17 @@ func quoteGo(s string) string {
 		return "`" + s + "`"
 	}
 	return q
+}
+
+// plainASCII reports whether s is printable ASCII without a quote or a
+// backslash: strconv.Quote writes it as is between double quotes.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // scalarLine is a scalar with its type, as go-cmp writes an interface's
@@ -371,8 +384,15 @@ func scalarLine(v any, max int) string {
 	case uint64:
 		return "uint64(" + strconv.FormatUint(v, 10) + ")"
 	case string:
+		cut, tail := v, `")`
 		if len(v) > max+3 {
-			return "string(" + quoteGo(v[:max]) + "...)"
+			cut, tail = v[:max], `"...)`
+		}
+		if plainASCII(cut) {
+			return `string("` + cut + tail // one string, not the quote and then the line
+		}
+		if cut != v {
+			return "string(" + quoteGo(cut) + "...)"
 		}
 		return "string(" + quoteGo(v) + ")"
 	}

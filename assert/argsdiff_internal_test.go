@@ -2,6 +2,7 @@ package assert
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -246,5 +247,25 @@ func TestShowArgsDiffRedacts(t *testing.T) {
 		map[string]any{"note": "use [redacted:openai-key]", "[redacted:openai-key]": 1.0, "password": "[redacted:credential]", "n": 2.0}), "\u00a0", " ")
 	if diff != want {
 		t.Errorf("the diff:\n%s\nwant:\n%s", diff, want)
+	}
+}
+
+// Where plainASCII holds, strconv.Quote adds nothing but the two quotes,
+// so quoteGo and scalarLine may skip it: every byte alone and every pair
+// of bytes; and it holds for each printable ASCII byte but " and \.
+func TestPlainASCIIIsUnquotedByStrconv(t *testing.T) {
+	for a := range 256 {
+		for b := range 257 {
+			s := string([]byte{byte(a)})
+			if b < 256 {
+				s += string([]byte{byte(b)})
+			}
+			if plainASCII(s) && strconv.Quote(s) != `"`+s+`"` {
+				t.Fatalf("plainASCII(%q), but strconv.Quote writes %s", s, strconv.Quote(s))
+			}
+			if want := b == 256 && a >= 0x20 && a <= 0x7e && a != '"' && a != '\\'; b == 256 && plainASCII(s) != want {
+				t.Fatalf("plainASCII(%q) = %v, want %v", s, !want, want)
+			}
+		}
 	}
 }

@@ -254,7 +254,7 @@ func diffView(v any, depth int) any {
 		if depth >= maxViewDepth {
 			return jsonValue(v, maxQuote)
 		}
-		keys := slices.Sorted(maps.Keys(v))
+		keys := sortedKeys(v)
 		out := make(map[string]any, min(len(keys), maxViewItems+1))
 		for i, k := range keys {
 			if i == maxViewItems {

@@ -602,7 +602,7 @@ func diffViewsAll(want, got any, depth int) (any, any) {
 		return diffViews(want, got, depth)
 	}
 	wv, gv := make(map[string]any, len(w)), make(map[string]any, len(g))
-	keys := slices.Sorted(maps.Keys(g))
+	keys := sortedKeys(g)
 	extra := 0
 	for _, k := range keys {
 		if _, ok := w[k]; ok {

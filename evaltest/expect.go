@@ -71,29 +71,50 @@ func (e *Expectation) Check(c assert.Check) *Expectation {
 // assertion wrapping them) ask the T's judge (WithJudge). An unknown type or
 // a bad parameter is reported as an error naming it.
 func (e *Expectation) Eval(checkType string, params map[string]any) *Expectation {
-	e.t.tb.Helper()
-	e.evalLazy(func() string { return call("Eval", checkType, params) }, checkType, params)
+	if ran := e.runEval(checkType, params); ran.shown {
+		// Marked once it will report, not on entry, as in reportLazy:
+		// runEval reports nothing, and Helper (a walk of the stack) cost
+		// 5% of a chain of checks that mostly pass.
+		e.t.tb.Helper()
+		e.settle(call("Eval", checkType, params), ran.check, ran.res, ran.err, ran.step)
+	}
 	return e
 }
 
 // eval is Eval reported under label (a case file's eval names its line).
 func (e *Expectation) eval(label, checkType string, params map[string]any) {
-	e.t.tb.Helper()
-	e.evalLazy(func() string { return label }, checkType, params)
+	if ran := e.runEval(checkType, params); ran.shown {
+		e.t.tb.Helper() // see Eval
+		e.settle(label, ran.check, ran.res, ran.err, ran.step)
+	}
 }
 
-// evalLazy is eval with the label rendered only when shown (see
-// reportLazy).
-func (e *Expectation) evalLazy(label func() string, checkType string, params map[string]any) {
-	e.t.tb.Helper()
+// evalRun is one registered check run by runEval, before it is reported.
+type evalRun struct {
+	check assert.Check
+	step  *stepJudge
+	res   assert.Result
+	err   error
+	shown bool // something shows the outcome: settle it (see reportLazy)
+}
+
+// runEval runs the check registered under checkType and reports nothing:
+// its caller settles the outcome when shown is set, the label rendered only
+// then. Nothing here reports, so its callers mark themselves helpers only
+// on that path (anything a check logs is under assert's frames, which no
+// Helper mark of ours skips).
+func (e *Expectation) runEval(checkType string, params map[string]any) evalRun {
 	step := e.t.stepJudge()
 	reg := e.t.evalRegistry(step)
-	e.reportLazy(label, assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
+	c := assert.CheckFunc(func(ctx context.Context, tr *evalkit.Transcript) (assert.Result, error) {
 		if reg != nil {
 			return reg.Eval(ctx, checkType, tr, params)
 		}
 		return assert.Eval(ctx, checkType, tr, params)
-	}), step)
+	})
+	res, err := runCheck(e.t.Context(), c, e.tr)
+	shown := err != nil || !res.Passed || step.asked() || e.t.resultsWriter() != nil
+	return evalRun{check: c, step: step, res: res, err: err, shown: shown}
 }
 
 // Contains checks that the last assistant message contains every pattern,
@@ -191,6 +212,10 @@ func goValue(v any) string {
 			items[i] = goValue(it)
 		}
 		return "assert.AnyOf{" + strings.Join(items, ", ") + "}"
+	case map[string]any:
+		if b, ok := appendPlainJSON(make([]byte, 0, 128), v, 0); ok {
+			return string(b)
+		}
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

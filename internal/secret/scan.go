@@ -167,10 +167,34 @@ func foldWord(s string, at int, word string) int {
 	return i - at
 }
 
-// scan returns what t finds in s: every anchor's hits, unsorted.
+// scan returns what t finds in s: every anchor's hits, unsorted. Most
+// strings hold no anchor, and scanFrom's hits live on the heap (the
+// shapes append through a pointer): the first anchor is looked for
+// without them. The anchor test is written out in both loops: as a
+// function it is too big to be inlined.
 func (t *table) scan(s string) []hit {
-	var hits []hit
 	for i := 0; i+1 < len(s); i++ {
+		p := pair(s[i], s[i+1])
+		if t.bits[p>>6]&(1<<(p&63)) == 0 {
+			continue
+		}
+		if t.short[p>>6]&(1<<(p&63)) == 0 {
+			if i+2 >= len(s) {
+				continue
+			}
+			if h := hash3(s[i], s[i+1], s[i+2]); t.bits3[h>>6]&(1<<(h&63)) == 0 {
+				continue
+			}
+		}
+		return t.scanFrom(s, i)
+	}
+	return nil
+}
+
+// scanFrom is scan from s[from], where an anchor may start.
+func (t *table) scanFrom(s string, from int) []hit {
+	var hits []hit
+	for i := from; i+1 < len(s); i++ {
 		p := pair(s[i], s[i+1])
 		if t.bits[p>>6]&(1<<(p&63)) == 0 {
 			continue
