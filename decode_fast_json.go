@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 )
 
 func (d *fastDec) peek() byte {
@@ -258,79 +260,12 @@ func (d *fastDec) unescape(start int) ([]byte, bool) {
 	if !utf8.Valid(d.data[start:d.i]) {
 		return nil, false
 	}
-	b := append(d.buf[:0], d.data[start:d.i]...)
-	for d.i < len(d.data) {
-		c := d.data[d.i]
-		switch {
-		case c == '"':
-			d.i++
-			d.buf = b
-			return b, true
-		case c < 0x20:
-			return nil, false
-		case c != '\\':
-			run := d.i
-			for d.i < len(d.data) && d.data[d.i] != '"' && d.data[d.i] != '\\' && d.data[d.i] >= 0x20 {
-				d.i++
-			}
-			if !utf8.Valid(d.data[run:d.i]) {
-				return nil, false
-			}
-			b = append(b, d.data[run:d.i]...)
-			continue
-		}
-		if d.i+1 >= len(d.data) {
-			return nil, false
-		}
-		switch e := d.data[d.i+1]; e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			if d.i+6 > len(d.data) {
-				return nil, false
-			}
-			r, ok := hex4(d.data[d.i+2 : d.i+6])
-			if !ok || (r >= 0xD800 && r < 0xE000) {
-				return nil, false // surrogates: left to encoding/json's rules
-			}
-			b = utf8.AppendRune(b, rune(r))
-			d.i += 6
-			continue
-		default:
-			return nil, false
-		}
-		d.i += 2
+	b, end, ok := jsonx.AppendStringRest(append(d.buf[:0], d.data[start:d.i]...), d.data, d.i)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
-}
-
-// hex4 reads the four hex digits of a \u escape.
-func hex4(h []byte) (rune, bool) {
-	var r rune
-	for _, c := range h {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
+	d.i, d.buf = end, b
+	return b, true
 }
 
 // nullableStr reads a string, or null as "".
@@ -480,7 +415,7 @@ func (d *fastDec) skipString() bool {
 				if d.i+6 > len(d.data) {
 					return false
 				}
-				if _, ok := hex4(d.data[d.i+2 : d.i+6]); !ok {
+				if _, ok := jsonx.Hex4(d.data[d.i+2 : d.i+6]); !ok {
 					return false
 				}
 				d.i += 6

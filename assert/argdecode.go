@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/evalkit-go/evalkit/internal/jsonx"
 )
 
 // quickNumbersJSON decodes the common shape of tool-call arguments — an
@@ -212,72 +214,12 @@ func (d *quickDecoder) str() (string, bool) {
 // unescape reads the rest of a string from its first escape at j, its
 // text starting at start.
 func (d *quickDecoder) unescape(start, j int) (string, bool) {
-	b := append(d.buf[:0], d.data[start:j]...)
-	for j < len(d.data) {
-		c := d.data[j]
-		switch {
-		case c == '"':
-			d.i, d.buf = j+1, b
-			return string(b), true
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			run := j
-			for j < len(d.data) && d.data[j] != '"' && d.data[j] != '\\' && d.data[j] >= 0x20 {
-				j++
-			}
-			if !utf8.Valid(d.data[run:j]) {
-				return "", false
-			}
-			b = append(b, d.data[run:j]...)
-			continue
-		}
-		if j+1 >= len(d.data) {
-			return "", false
-		}
-		switch e := d.data[j+1]; e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			if j+6 > len(d.data) {
-				return "", false
-			}
-			var r rune
-			for _, h := range d.data[j+2 : j+6] {
-				switch {
-				case '0' <= h && h <= '9':
-					h -= '0'
-				case 'a' <= h && h <= 'f':
-					h -= 'a' - 10
-				case 'A' <= h && h <= 'F':
-					h -= 'A' - 10
-				default:
-					return "", false
-				}
-				r = r<<4 | rune(h)
-			}
-			if r >= 0xD800 && r < 0xE000 {
-				return "", false // surrogates: encoding/json's rules
-			}
-			b = utf8.AppendRune(b, r)
-			j += 6
-			continue
-		default:
-			return "", false
-		}
-		j += 2
+	b, end, ok := jsonx.AppendStringRest(append(d.buf[:0], d.data[start:j]...), d.data, j)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	d.i, d.buf = end, b
+	return string(b), true
 }
 
 // number reads a number in JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
