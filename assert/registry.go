@@ -325,7 +325,7 @@ func (r *Registry) unknown(name string) error {
 		if abs(len(name)-len(n)) >= bestDist {
 			continue // farther than bestDist, and a megabyte name costs no edit distance
 		}
-		if d := editDistance(name, n); d < bestDist {
+		if d := textnorm.EditDistance(name, n); d < bestDist {
 			best, bestDist = n, d
 		}
 	}
@@ -334,25 +334,4 @@ func (r *Registry) unknown(name string) error {
 		return fmt.Errorf("%w %q (did you mean %q?)", ErrUnknownCheck, quoted, best)
 	}
 	return fmt.Errorf("%w %q (known: %s)", ErrUnknownCheck, quoted, strings.Join(r.Names(), ", "))
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -335,7 +335,7 @@ func nearestName(n string, known map[string]bool) string {
 		if abs(len(lk)-len(ln)) > limit {
 			continue
 		}
-		if d := editDistance(ln, lk); d < bestDist || (d == bestDist && k < best) {
+		if d := textnorm.EditDistance(ln, lk); d < bestDist || (d == bestDist && k < best) {
 			best, bestDist = k, d
 		}
 	}

@@ -849,7 +849,7 @@ func didYouMean(name string, known []string) string {
 		if len(name)-len(k) >= bestD || len(k)-len(name) >= bestD {
 			continue // farther than bestD: no need to measure a megabyte name
 		}
-		if d := levenshtein(name, k); d < bestD {
+		if d := textnorm.EditDistance(name, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -857,24 +857,4 @@ func didYouMean(name string, known []string) string {
 		return " (known: " + strings.Join(known, ", ") + ")"
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/evalkit-go/evalkit/internal/judgehttp"
 	"github.com/evalkit-go/evalkit/internal/judgeprompt"
 	"github.com/evalkit-go/evalkit/internal/secret"
+
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // ConfigError lists every problem of a judge set's declarations, one a
@@ -231,7 +233,7 @@ func (v *validator) keyEnv(path, name string) {
 func nearestName(name string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := editDistance(name, k); d < bestD {
+		if d := textnorm.EditDistance(name, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -249,7 +251,7 @@ func meant(name string, known []string) string {
 		if len(name)-len(k) >= bestD || len(k)-len(name) >= bestD {
 			continue // too far in length to be near: a long name costs nothing
 		}
-		if d := editDistance(name, k); d < bestD {
+		if d := textnorm.EditDistance(name, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -257,25 +259,4 @@ func meant(name string, known []string) string {
 		return ""
 	}
 	return fmt.Sprintf("did you mean %q? ", best)
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -13,6 +13,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/evalkit-go/evalkit/assert"
+
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // Kind names a PromptKit document.
@@ -864,25 +866,11 @@ func suggest(name string, known []string) string {
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
+// distance is the edit distance of two names, 99 past 64 bytes (no
+// suggestion is made for them).
 func distance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 99
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return textnorm.EditDistance(a, b)
 }

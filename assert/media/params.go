@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/evalkit-go/evalkit/assert"
+
+	"github.com/evalkit-go/evalkit/internal/textnorm"
 )
 
 // reader reads a media check's declarative parameters with errors that
@@ -120,33 +122,12 @@ func (r *reader) done() error {
 	sort.Strings(known)
 	for _, u := range unknown {
 		for _, k := range known {
-			if distance(u, k) <= max(1, min(3, len(k)/3)) {
+			if textnorm.EditDistance(u, k) <= max(1, min(3, len(k)/3)) {
 				return r.err(u, "unknown parameter: did you mean %q? (known: %s)", k, strings.Join(known, ", "))
 			}
 		}
 	}
 	return r.err(unknown[0], "unknown parameter (known: %s)", strings.Join(known, ", "))
-}
-
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func toFloat(v any) (float64, bool) {
@@ -197,7 +178,7 @@ func kind(v any) string {
 // parameter name, which is absent: "formts" for "formats".
 func (r *reader) missing(name string) error {
 	for k := range r.m {
-		if !r.known[k] && distance(k, name) <= max(1, min(3, len(name)/3)) {
+		if !r.known[k] && textnorm.EditDistance(k, name) <= max(1, min(3, len(name)/3)) {
 			return r.err(k, "unknown parameter: did you mean %q?", name)
 		}
 	}

@@ -96,3 +96,26 @@ func keyRun(r string) bool {
 	letter = up || lo
 	return letter && digit && (len(r) >= 16 || len(r) >= 8 && up && lo)
 }
+
+// EditDistance is the Levenshtein distance between a and b, in bytes:
+// the insertions, deletions and substitutions that turn one into the
+// other. It costs len(a)·len(b) steps; callers bound their inputs.
+func EditDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -28,3 +28,17 @@ func TestExcerptAndQuote(t *testing.T) {
 		t.Errorf("Quote = %q", got)
 	}
 }
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"", "", 0}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"patterns", "pattern", 1}, {"flaw", "lawn", 2}, {"é", "e", 2}} {
+		if got := EditDistance(c.a, c.b); got != c.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+		if got := EditDistance(c.b, c.a); got != c.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d (symmetric)", c.b, c.a, got, c.want)
+		}
+	}
+}
